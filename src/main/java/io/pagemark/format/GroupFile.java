@@ -1,0 +1,143 @@
+package io.pagemark.format;
+
+import io.pagemark.key.KeyValue;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A group file opened for reading: the header is checked (magic, version, checksum, length) on open, and the record
+ * at any rank is one positioned read. Thread-safe. Throws {@link IndexFormatException} for a foreign, truncated or
+ * corrupt file.
+ */
+public final class GroupFile implements AutoCloseable {
+  private final Path path;
+  private final FileChannel channel;
+  private final GroupHeader header;
+  private final int headerLength;
+
+  private GroupFile(Path path, FileChannel channel, GroupHeader header, int headerLength) {
+    this.path = path;
+    this.channel = channel;
+    this.header = header;
+    this.headerLength = headerLength;
+  }
+
+  /** Opens and checks a group file. */
+  public static GroupFile open(Path path) throws IOException {
+    FileChannel ch = FileChannel.open(path, StandardOpenOption.READ);
+    try {
+      long size = ch.size();
+      if (size < 16) {
+        throw new IndexFormatException(path, "truncated or not a pagemark group file (" + size + " bytes)");
+      }
+      ByteBuffer first = ByteBuffer.allocate(16);
+      readFully(ch, first, 0);
+      int length = GroupHeader.peekLength(path, first, size);
+      ByteBuffer hb = ByteBuffer.allocate(length);
+      readFully(ch, hb, 0);
+      GroupHeader h = GroupHeader.decode(path, hb.flip());
+      long expected = length + h.entryCount() * (long) h.recordWidth();
+      if (size != expected) {
+        throw new IndexFormatException(
+            path,
+            (size < expected ? "truncated" : "corrupt (trailing bytes)") + ": " + h.entryCount() + " records of "
+                + h.recordWidth() + " bytes need " + expected + " bytes, the file has " + size);
+      }
+      return new GroupFile(path, ch, h, length);
+    } catch (IOException | RuntimeException e) {
+      ch.close();
+      throw e;
+    }
+  }
+
+  public GroupHeader header() {
+    return header;
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  /** Number of entries. */
+  public long count() {
+    return header.entryCount();
+  }
+
+  /** The record at a rank in ascending order (0-based). */
+  public IndexRecord record(long rank) throws IOException {
+    if (rank < 0 || rank >= header.entryCount()) {
+      throw new IndexOutOfBoundsException("rank " + rank + " of " + header.entryCount());
+    }
+    ByteBuffer b = ByteBuffer.allocate(header.recordWidth());
+    readFully(channel, b, headerLength + rank * header.recordWidth());
+    b.flip();
+    try {
+      int tie = b.getInt();
+      int runWord = b.getInt();
+      int slot = b.getInt();
+      List<KeyValue> keys = new ArrayList<>(header.attributes().size());
+      for (KeyAttribute a : header.attributes()) {
+        byte[] v = new byte[b.getShort() & 0xFFFF];
+        b.get(v);
+        keys.add(KeyValue.of(a.type(), v));
+      }
+      return new IndexRecord(
+          tie,
+          runWord & ~GroupFileFormat.RUN_ORDER_UNKNOWN,
+          (runWord & GroupFileFormat.RUN_ORDER_UNKNOWN) == 0,
+          slot,
+          keys);
+    } catch (RuntimeException e) {
+      throw new IndexFormatException(path, "corrupt record at rank " + rank + " (" + e.getMessage() + ")");
+    }
+  }
+
+  /** Reads every record and checks the records' SHA-256 against the header; throws if they differ. */
+  public void verify() throws IOException {
+    MessageDigest sha;
+    try {
+      sha = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+    ByteBuffer b = ByteBuffer.allocate(1 << 16);
+    long pos = headerLength;
+    long end = channel.size();
+    while (pos < end) {
+      b.clear();
+      b.limit((int) Math.min(b.capacity(), end - pos));
+      int n = channel.read(b, pos);
+      if (n < 0) {
+        break;
+      }
+      b.flip();
+      sha.update(b);
+      pos += n;
+    }
+    if (!Arrays.equals(sha.digest(), header.recordsSha256())) {
+      throw new IndexFormatException(path, "corrupt records (SHA-256 mismatch)");
+    }
+  }
+
+  private static void readFully(FileChannel ch, ByteBuffer b, long pos) throws IOException {
+    while (b.hasRemaining()) {
+      int n = ch.read(b, pos + b.position());
+      if (n < 0) {
+        throw new java.io.EOFException("unexpected end of file at " + (pos + b.position()));
+      }
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    channel.close();
+  }
+}

@@ -1,0 +1,120 @@
+package io.pagemark.lookup;
+
+import io.pagemark.format.GroupFile;
+import io.pagemark.format.GroupHeader;
+import io.pagemark.format.IndexRecord;
+import io.pagemark.key.KeyValue;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The pages of one group in one build of a file index: its count, and where any page starts in either order. Each
+ * page start costs at most three positioned reads of the group file when the order of equal sort keys was resolved
+ * against DynamoDB at build time.
+ */
+public final class GroupPages implements AutoCloseable {
+  private final GroupFile file;
+
+  GroupPages(GroupFile file) {
+    this.file = file;
+  }
+
+  public KeyValue group() {
+    return file.header().groupKey();
+  }
+
+  /** Entries of the group. */
+  public long count() {
+    return file.count();
+  }
+
+  /** The group file's header (build id, attributes, width). */
+  public GroupHeader header() {
+    return file.header();
+  }
+
+  /** Pages of {@code pageSize} entries. */
+  public long pages(int pageSize) {
+    checkPageSize(pageSize);
+    return (count() + pageSize - 1) / pageSize;
+  }
+
+  /**
+   * Where a page starts. Throws {@link PageOutOfRangeException} for a page outside 1..pages and
+   * {@link IllegalArgumentException} for a page size below 1.
+   */
+  public PageStart pageStart(long page, int pageSize, Order order) throws LookupException, IOException {
+    long pages = pages(pageSize);
+    if (page < 1 || page > pages) {
+      throw new PageOutOfRangeException(
+          "group " + group() + " has " + pages + " page" + (pages == 1 ? "" : "s") + " of " + pageSize + "; page "
+              + page + " is out of range");
+    }
+    long rank = (page - 1) * pageSize;
+    Position p = order == Order.ASC ? afterAscending(rank) : afterDescending(rank);
+    return new PageStart(group(), page, pageSize, order, count(), pages, p.startKey, p.skip);
+  }
+
+  /** The key of the entry at an ascending rank, as an exclusive start key would hold it. */
+  public Map<String, KeyValue> keyAt(long rank) throws IOException {
+    return startKey(file.record(rank));
+  }
+
+  private record Position(Map<String, KeyValue> startKey, long skip) {}
+
+  /** A start key after which DynamoDB's ascending read returns the entry at {@code rank} after {@code skip} others. */
+  private Position afterAscending(long rank) throws IOException {
+    long k = rank - 1;
+    while (k >= 0) {
+      IndexRecord r = file.record(k);
+      if (r.runOrderKnown()) {
+        return new Position(startKey(r), rank - (k + 1));
+      }
+      k = k - r.tiePosition() - 1; // before the run whose order is unknown
+    }
+    return new Position(null, rank);
+  }
+
+  /** As {@link #afterAscending}, for ranks counted in descending order. */
+  private Position afterDescending(long rank) throws IOException {
+    long n = count();
+    long q = rank - 1;
+    while (q >= 0) {
+      long p = n - 1 - q;
+      IndexRecord r = file.record(p);
+      long runStart = p - r.tiePosition();
+      long runEnd = runStart + r.runLength();
+      if (r.runOrderKnown()) {
+        long offset = q - (n - runEnd);
+        IndexRecord slot = offset == r.tiePosition() ? r : file.record(runStart + offset);
+        long at = runStart + slot.descendingSlot();
+        IndexRecord item = at == p ? r : file.record(at);
+        return new Position(startKey(item), rank - (q + 1));
+      }
+      q = n - runEnd - 1;
+    }
+    return new Position(null, rank);
+  }
+
+  private Map<String, KeyValue> startKey(IndexRecord r) {
+    GroupHeader h = file.header();
+    Map<String, KeyValue> key = new LinkedHashMap<>();
+    key.put(h.groupAttribute(), h.groupKey());
+    for (int i = 0; i < h.attributes().size(); i++) {
+      key.put(h.attributes().get(i).name(), r.keys().get(i));
+    }
+    return key;
+  }
+
+  static void checkPageSize(int pageSize) {
+    if (pageSize < 1) {
+      throw new IllegalArgumentException("page size must be at least 1, not " + pageSize);
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    file.close();
+  }
+}

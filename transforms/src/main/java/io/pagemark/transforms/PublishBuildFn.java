@@ -1,0 +1,133 @@
+package io.pagemark.transforms;
+
+import io.pagemark.dynamo.KeySchema;
+import io.pagemark.format.BuildInfo;
+import io.pagemark.format.IndexFormatException;
+import io.pagemark.format.IndexLayout;
+import io.pagemark.format.KeyAttribute;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.values.PCollectionView;
+
+/**
+ * The build's last step, run once after every group file and dead-letter shard is written: writes the manifest and
+ * {@code build.json}, checks that every item scanned is accounted for, publishes the build atomically, and removes
+ * builds older than the newest {@code keepBuilds}.
+ */
+final class PublishBuildFn extends DoFn<String, BuildInfo.Counts> {
+  private final KeySchema schema;
+  private final String root;
+  private final String buildId;
+  private final long buildTimeMillis;
+  private final int keepBuilds;
+  private final PCollectionView<Iterable<GroupSummary>> groups;
+  private final PCollectionView<Map<String, Long>> tallies;
+  private final PCollectionView<Long> deadLetters;
+
+  PublishBuildFn(
+      KeySchema schema,
+      String root,
+      String buildId,
+      long buildTimeMillis,
+      int keepBuilds,
+      PCollectionView<Iterable<GroupSummary>> groups,
+      PCollectionView<Map<String, Long>> tallies,
+      PCollectionView<Long> deadLetters) {
+    this.schema = schema;
+    this.root = root;
+    this.buildId = buildId;
+    this.buildTimeMillis = buildTimeMillis;
+    this.keepBuilds = keepBuilds;
+    this.groups = groups;
+    this.tallies = tallies;
+    this.deadLetters = deadLetters;
+  }
+
+  @ProcessElement
+  public void process(ProcessContext c) throws IOException {
+    IndexLayout layout = new IndexLayout(Path.of(root));
+    Path partial = layout.partialBuild(buildId);
+    Files.createDirectories(partial);
+    List<GroupSummary> summaries = new ArrayList<>();
+    c.sideInput(groups).forEach(summaries::add);
+    summaries.sort(Comparator.comparing(GroupSummary::file));
+    long entries = 0;
+    long tieRuns = 0;
+    long unresolved = 0;
+    try (BufferedWriter w =
+        Files.newBufferedWriter(partial.resolve(IndexLayout.MANIFEST), StandardCharsets.UTF_8)) {
+      for (GroupSummary s : summaries) {
+        w.write(s.manifestLine());
+        w.write('\n');
+        entries += s.entries();
+        tieRuns += s.tieRuns();
+        unresolved += s.unresolvedRuns();
+      }
+    }
+    Map<String, Long> t = c.sideInput(tallies);
+    long scanned = t.getOrDefault(ScanSegmentFn.Tally.ITEMS_SCANNED, 0L);
+    long noGroup = t.getOrDefault(ScanSegmentFn.Tally.SKIPPED_NO_GROUP_KEY, 0L);
+    long noSort = t.getOrDefault(ScanSegmentFn.Tally.SKIPPED_NO_SORT_KEY, 0L);
+    long dead = c.sideInput(deadLetters);
+    BuildInfo.Counts counts =
+        new BuildInfo.Counts(scanned, entries, summaries.size(), noGroup, noSort, dead, tieRuns, unresolved);
+    if (scanned != entries + noGroup + noSort + dead) {
+      throw new IllegalStateException(
+          "build " + buildId + " does not account for every item: scanned " + scanned + " but indexed " + entries
+              + ", skipped " + (noGroup + noSort) + ", dead-lettered " + dead + "; nothing was published");
+    }
+    List<BuildInfo.Attribute> attributes = new ArrayList<>();
+    for (KeyAttribute a : schema.storedAttributes()) {
+      List<String> roles = new ArrayList<>();
+      if ((a.roles() & KeyAttribute.INDEX_SORT_KEY) != 0) {
+        roles.add("indexSortKey");
+      }
+      if ((a.roles() & KeyAttribute.TABLE_PARTITION_KEY) != 0) {
+        roles.add("tablePartitionKey");
+      }
+      if ((a.roles() & KeyAttribute.TABLE_SORT_KEY) != 0) {
+        roles.add("tableSortKey");
+      }
+      attributes.add(new BuildInfo.Attribute(a.name(), a.type().name(), roles));
+    }
+    BuildInfo info =
+        new BuildInfo(1, buildId, buildTimeMillis, schema.table(), schema.indexName(), schema.groupAttribute(),
+            schema.groupType().name(), attributes, counts);
+    Files.writeString(partial.resolve(IndexLayout.BUILD_INFO), info.toJson(), StandardCharsets.UTF_8);
+    layout.publish(buildId);
+    prune(layout);
+    c.output(counts);
+  }
+
+  private void prune(IndexLayout layout) throws IOException {
+    List<String> ids = layout.builds();
+    String current = layout.currentBuildId();
+    for (int i = 0; i < ids.size() - keepBuilds; i++) {
+      if (!ids.get(i).equals(current)) {
+        deleteTree(layout.build(ids.get(i)));
+      }
+    }
+  }
+
+  static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IndexFormatException e) {
+      throw e;
+    }
+  }
+}

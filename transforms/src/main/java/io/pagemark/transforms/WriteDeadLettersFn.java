@@ -1,0 +1,40 @@
+package io.pagemark.transforms;
+
+import io.pagemark.format.IndexLayout;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.values.KV;
+
+/** Writes one shard of dead letters, sorted so that two builds write the same file, and outputs its line count. */
+final class WriteDeadLettersFn extends DoFn<KV<Integer, Iterable<String>>, Long> {
+  private final String root;
+  private final String buildId;
+
+  WriteDeadLettersFn(String root, String buildId) {
+    this.root = root;
+    this.buildId = buildId;
+  }
+
+  @ProcessElement
+  public void process(@Element KV<Integer, Iterable<String>> shard, OutputReceiver<Long> out) throws IOException {
+    List<String> lines = new ArrayList<>();
+    shard.getValue().forEach(lines::add);
+    lines.sort(null);
+    Path dir = new IndexLayout(Path.of(root)).partialBuild(buildId).resolve(IndexLayout.DEAD_LETTER);
+    Files.createDirectories(dir);
+    Path file = dir.resolve(String.format("part-%05d.jsonl", shard.getKey()));
+    try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+      for (String l : lines) {
+        w.write(l);
+        w.write('\n');
+      }
+    }
+    out.output((long) lines.size());
+  }
+}
