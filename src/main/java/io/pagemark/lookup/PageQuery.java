@@ -1,0 +1,87 @@
+package io.pagemark.lookup;
+
+import io.pagemark.dynamo.ItemKeys;
+import io.pagemark.key.KeyValue;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
+
+/**
+ * Reads the DynamoDB items of a page from where the index says it starts: a Query on the index for the group, in
+ * the page's order, from its exclusive start key, asking for {@code skip + pageSize} items and querying again while
+ * DynamoDB returns fewer (a Query stops at 1 MB), then dropping the first {@code skip}.
+ */
+public final class PageQuery {
+  private final DynamoDbClient client;
+  private final String table;
+  private final String indexName;
+  private final String groupAttribute;
+
+  /**
+   * @param indexName the GSI to query, or null to query the table itself (when the group key is its partition key)
+   */
+  public PageQuery(DynamoDbClient client, String table, String indexName, String groupAttribute) {
+    this.client = client;
+    this.table = table;
+    this.indexName = indexName;
+    this.groupAttribute = groupAttribute;
+  }
+
+  /** A page's items with what reading them cost. */
+  public record Page(List<Map<String, AttributeValue>> items, int requests, double consumedReadCapacity) {}
+
+  public Page fetch(PageStart start) {
+    long wanted = start.skip() + start.pageSize();
+    List<Map<String, AttributeValue>> items = new ArrayList<>();
+    Map<String, AttributeValue> from = toAttributeValues(start.exclusiveStartKey());
+    int requests = 0;
+    double capacity = 0;
+    long seen = 0;
+    do {
+      QueryRequest.Builder b =
+          QueryRequest.builder()
+              .tableName(table)
+              .keyConditionExpression("#g = :g")
+              .expressionAttributeNames(Map.of("#g", groupAttribute))
+              .expressionAttributeValues(Map.of(":g", ItemKeys.attributeValue(start.group())))
+              .scanIndexForward(start.order().scanIndexForward())
+              .limit((int) Math.min(Integer.MAX_VALUE, wanted - seen))
+              .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL);
+      if (indexName != null) {
+        b.indexName(indexName);
+      }
+      if (from != null) {
+        b.exclusiveStartKey(from);
+      }
+      QueryResponse r = client.query(b.build());
+      requests++;
+      if (r.consumedCapacity() != null && r.consumedCapacity().capacityUnits() != null) {
+        capacity += r.consumedCapacity().capacityUnits();
+      }
+      for (Map<String, AttributeValue> item : r.items()) {
+        if (seen++ >= start.skip()) {
+          items.add(item);
+        }
+      }
+      from = r.hasLastEvaluatedKey() && !r.lastEvaluatedKey().isEmpty() ? r.lastEvaluatedKey() : null;
+    } while (from != null && seen < wanted);
+    return new Page(items, requests, capacity);
+  }
+
+  /** An exclusive start key as the SDK takes it (null stays null). */
+  public static Map<String, AttributeValue> toAttributeValues(Map<String, KeyValue> key) {
+    if (key == null) {
+      return null;
+    }
+    Map<String, AttributeValue> m = new LinkedHashMap<>();
+    key.forEach((k, v) -> m.put(k, ItemKeys.attributeValue(v)));
+    return new HashMap<>(m);
+  }
+}
