@@ -1,14 +1,14 @@
 package io.pagemark.cli;
 
 import io.pagemark.key.Json;
-import io.pagemark.lookup.FileIndex;
 import io.pagemark.lookup.GroupPages;
+import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
 import io.pagemark.lookup.LookupException;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageStart;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -28,7 +28,7 @@ public final class LookupCommand {
   public static int run(List<String> argv, PrintStream out, PrintStream err) {
     try {
       Args args = Args.parse(argv, OPTIONS);
-      Path root = Path.of(args.required("index"));
+      String spec = args.required("index");
       String group = args.required("group");
       List<Long> pages = Args.numbers("page", args.required("page"), 1, Long.MAX_VALUE);
       int pageSize = (int) Args.number("pageSize", args.required("pageSize"), 1, MAX_PAGE_SIZE);
@@ -39,7 +39,7 @@ public final class LookupCommand {
         throw new Args.UsageException(e.getMessage());
       }
       List<String> lines = new ArrayList<>();
-      try (FileIndex index = args.has("build") ? FileIndex.open(root, args.get("build", null)) : FileIndex.open(root);
+      try (Index index = Indexes.open(spec, args.get("build", null));
           GroupPages g = openGroup(index, group)) {
         for (long page : pages) {
           lines.add(toJson(g.pageStart(page, pageSize, order)));
@@ -60,7 +60,7 @@ public final class LookupCommand {
     }
   }
 
-  private static GroupPages openGroup(FileIndex index, String group) throws IOException, LookupException {
+  private static GroupPages openGroup(Index index, String group) throws IOException, LookupException {
     try {
       return index.group(group);
     } catch (IllegalArgumentException e) {

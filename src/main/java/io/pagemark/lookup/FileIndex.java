@@ -22,7 +22,7 @@ import java.nio.file.Path;
  * }
  * }</pre>
  */
-public final class FileIndex implements AutoCloseable {
+public final class FileIndex implements Index {
   private final Path buildDir;
   private final BuildInfo info;
 
@@ -55,24 +55,18 @@ public final class FileIndex implements AutoCloseable {
     return info;
   }
 
+  @Override
   public String buildId() {
     return info.buildId();
   }
 
-  /** The group key type of this index (the group attribute's type). */
+  @Override
   public KeyType groupType() {
     return KeyType.fromDynamoName(info.groupType());
   }
 
-  /** A group given as text (base64 for a binary group key). See {@link #group(KeyValue)}. */
-  public GroupPages group(String text) throws IOException, GroupNotFoundException {
-    return group(KeyValue.parse(groupType(), text));
-  }
-
-  /**
-   * Opens a group's pages; the caller closes them. Throws {@link GroupNotFoundException} when the build has no such
-   * group and {@link IndexFormatException} when its file is damaged.
-   */
+  /** {@inheritDoc} Throws {@link IndexFormatException} when the group's file is damaged. */
+  @Override
   public GroupPages group(KeyValue key) throws IOException, GroupNotFoundException {
     if (key.type() != groupType()) {
       throw new IllegalArgumentException(
@@ -89,7 +83,7 @@ public final class FileIndex implements AutoCloseable {
       throw new IndexFormatException(file, "holds group " + f.header().groupKey() + " of build "
           + f.header().buildId() + ", expected " + key + " of build " + info.buildId());
     }
-    return new GroupPages(f);
+    return new GroupPages(new FileGroup(f));
   }
 
   @Override

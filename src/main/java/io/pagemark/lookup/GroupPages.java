@@ -1,7 +1,5 @@
 package io.pagemark.lookup;
 
-import io.pagemark.format.GroupFile;
-import io.pagemark.format.GroupHeader;
 import io.pagemark.format.IndexRecord;
 import io.pagemark.key.KeyValue;
 import java.io.IOException;
@@ -9,19 +7,20 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The pages of one group in one build of a file index: its count, and where any page starts in either order. Each
- * page start costs at most three positioned reads of the group file when the order of equal sort keys was resolved
- * against DynamoDB at build time.
+ * The pages of one group in one build of an index: its count, and where any page starts in either order. A page start
+ * costs at most three record reads when the order of equal sort keys was resolved against DynamoDB at build time
+ * (see the README's "Equal sort keys").
  */
 public final class GroupPages implements AutoCloseable {
-  private final GroupFile file;
+  private final RankedGroup file;
 
-  GroupPages(GroupFile file) {
-    this.file = file;
+  /** Pages over a group's ranked records; closing the pages closes the records. */
+  public GroupPages(RankedGroup records) {
+    this.file = records;
   }
 
   public KeyValue group() {
-    return file.header().groupKey();
+    return file.group();
   }
 
   /** Entries of the group. */
@@ -29,9 +28,9 @@ public final class GroupPages implements AutoCloseable {
     return file.count();
   }
 
-  /** The group file's header (build id, attributes, width). */
-  public GroupHeader header() {
-    return file.header();
+  /** The build that answers. */
+  public String buildId() {
+    return file.buildId();
   }
 
   /** Pages of {@code pageSize} entries. */
@@ -98,11 +97,10 @@ public final class GroupPages implements AutoCloseable {
   }
 
   private Map<String, KeyValue> startKey(IndexRecord r) {
-    GroupHeader h = file.header();
     Map<String, KeyValue> key = new LinkedHashMap<>();
-    key.put(h.groupAttribute(), h.groupKey());
-    for (int i = 0; i < h.attributes().size(); i++) {
-      key.put(h.attributes().get(i).name(), r.keys().get(i));
+    key.put(file.groupAttribute(), file.group());
+    for (int i = 0; i < file.attributes().size(); i++) {
+      key.put(file.attributes().get(i).name(), r.keys().get(i));
     }
     return key;
   }
