@@ -78,7 +78,30 @@ public final class GroupFile implements AutoCloseable {
     }
     ByteBuffer b = ByteBuffer.allocate(header.recordWidth());
     readFully(channel, b, headerLength + rank * header.recordWidth());
-    b.flip();
+    return decode(b.flip(), rank);
+  }
+
+  /** Calls {@code consumer} with every record in rank order, reading the file sequentially in large blocks. */
+  public void forEachRecord(RecordConsumer consumer) throws IOException {
+    int width = header.recordWidth();
+    int perBlock = Math.max(1, (1 << 20) / width);
+    ByteBuffer block = ByteBuffer.allocate(perBlock * width);
+    for (long rank = 0; rank < header.entryCount(); ) {
+      int n = (int) Math.min(perBlock, header.entryCount() - rank);
+      block.clear().limit(n * width);
+      readFully(channel, block, headerLength + rank * width);
+      for (int i = 0; i < n; i++, rank++) {
+        consumer.accept(decode(block.duplicate().position(i * width).limit((i + 1) * width).slice(), rank));
+      }
+    }
+  }
+
+  /** Receives records in rank order. */
+  public interface RecordConsumer {
+    void accept(IndexRecord r) throws IOException;
+  }
+
+  private IndexRecord decode(ByteBuffer b, long rank) throws IndexFormatException {
     try {
       int tie = b.getInt();
       int runWord = b.getInt();

@@ -75,6 +75,9 @@ public final class BackfillCommand {
     if (o.getSegments() < 1 || o.getSegments() > 1_000_000) {
       throw new IllegalArgumentException("--segments must be between 1 and 1000000, not " + o.getSegments());
     }
+    if (o.getMaxPartEntries() < 1) {
+      throw new IllegalArgumentException("--maxPartEntries must be at least 1, not " + o.getMaxPartEntries());
+    }
     if (o.getKeepBuilds() < 1) {
       throw new IllegalArgumentException("--keepBuilds must be at least 1, not " + o.getKeepBuilds());
     }
@@ -111,7 +114,8 @@ public final class BackfillCommand {
         Backfill.of(connection, schema)
             .withOutput(o.getOutput())
             .withSegments(o.getSegments())
-            .withKeepBuilds(o.getKeepBuilds());
+            .withKeepBuilds(o.getKeepBuilds())
+            .withMaxPartEntries(o.getMaxPartEntries());
     if (o.getBuildId() != null) {
       b = b.withBuild(o.getBuildId(), System.currentTimeMillis());
     }

@@ -65,6 +65,14 @@ public interface BackfillOptions extends AwsOptions {
 
   void setKeepBuilds(int value);
 
+  @Description(
+      "Most entries one worker orders at once; bigger groups are split into parts at sampled sort keys (a run of"
+          + " equal sort keys is never split).")
+  @Default.Long(200_000)
+  long getMaxPartEntries();
+
+  void setMaxPartEntries(long value);
+
   @Description("Id of the build to publish (default: UTC time plus a random suffix).")
   String getBuildId();
 

@@ -81,11 +81,13 @@ class BackfillIT {
   }
 
   @ParameterizedTest(name = "{0}: pages of {1}")
-  @CsvSource({"byString,SK,7", "byNumber,NUM,7", "byBinary,BIN,5", "byString,SK,1"})
+  @CsvSource({"byString,SK,7,200000", "byNumber,NUM,7,200000", "byBinary,BIN,5,200000", "byString,SK,1,200000",
+      "byNumber,NUM,3,40"})
   void everyPageOfEveryGroupInBothOrdersIsDynamoDbsPage(String gsi, String sortAttribute, int pageSize,
-      @TempDir Path dir) throws Exception {
+      long maxPartEntries, @TempDir Path dir) throws Exception {
     Path out = dir.resolve("index");
-    Result r = backfill(local, "--table=" + TABLE, "--gsi=" + gsi, "--output=" + out, "--segments=2");
+    Result r = backfill(local, "--table=" + TABLE, "--gsi=" + gsi, "--output=" + out, "--segments=2",
+        "--maxPartEntries=" + maxPartEntries);
     assertThat(r.err, r.code, is(0));
 
     Map<String, Integer> expected = TrickyTable.expectedCounts(items, sortAttribute);
@@ -152,7 +154,9 @@ class BackfillIT {
     Path a = dir.resolve("a");
     Path b = dir.resolve("b");
     assertThat(backfill(local, "--table=" + TABLE, "--gsi=byString", "--output=" + a, "--segments=3").code, is(0));
-    assertThat(backfill(local, "--table=" + TABLE, "--gsi=byString", "--output=" + b, "--segments=5").code, is(0));
+    // the second build splits big groups into parts of at most about 40 entries and joins them again
+    assertThat(backfill(local, "--table=" + TABLE, "--gsi=byString", "--output=" + b, "--segments=5",
+        "--maxPartEntries=40").code, is(0));
     Path ba = a.resolve("builds").resolve(new IndexLayout(a).currentBuildId());
     Path bb = b.resolve("builds").resolve(new IndexLayout(b).currentBuildId());
     List<Path> filesA = groupFiles(ba);

@@ -103,6 +103,7 @@ final class PublishBuildFn extends DoFn<String, BuildInfo.Counts> {
         new BuildInfo(1, buildId, buildTimeMillis, schema.table(), schema.indexName(), schema.groupAttribute(),
             schema.groupType().name(), attributes, counts);
     Files.writeString(partial.resolve(IndexLayout.BUILD_INFO), info.toJson(), StandardCharsets.UTF_8);
+    deleteTree(partial.resolve("parts"));
     layout.publish(buildId);
     prune(layout);
     c.output(counts);
