@@ -25,7 +25,14 @@ public final class LookupCommand {
 
   private LookupCommand() {}
 
+  static final String USAGE =
+      "usage: pagemark lookup --index=DIR --group=G --page=N[,N...] --pageSize=S [--order=asc|desc] [--build=ID]";
+
   public static int run(List<String> argv, PrintStream out, PrintStream err) {
+    if (argv.contains("--help")) {
+      out.println(USAGE);
+      return ExitCode.OK;
+    }
     try {
       Args args = Args.parse(argv, OPTIONS);
       String spec = args.required("index");
@@ -49,7 +56,7 @@ public final class LookupCommand {
       return ExitCode.OK;
     } catch (Args.UsageException e) {
       err.println("pagemark lookup: " + e.getMessage());
-      err.println("usage: pagemark lookup --index=DIR --group=G --page=N[,N...] --pageSize=S [--order=asc|desc]");
+      err.println(USAGE);
       return ExitCode.USAGE;
     } catch (LookupException e) {
       err.println("pagemark lookup: " + e.getMessage());

@@ -34,6 +34,10 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 final class Demo {
   static final Set<String> OPTIONS = Set.of("items", "products", "output", "pageSize", "page", "seed");
 
+  static final String USAGE =
+      "usage: pagemark demo [--items=50000] [--products=300] [--pageSize=20] [--page=292] [--seed=42]"
+          + " [--output=.pagemark/demo-index]";
+
   private Demo() {}
 
   static int run(List<String> argv, PrintStream out, PrintStream err) {
@@ -43,6 +47,10 @@ final class Demo {
     long page;
     long seed;
     Path output;
+    if (argv.contains("--help")) {
+      out.println(USAGE);
+      return ExitCode.OK;
+    }
     try {
       Args a = Args.parse(argv, OPTIONS);
       items = (int) Args.number("items", a.get("items", "50000"), 1, 10_000_000);
@@ -53,7 +61,7 @@ final class Demo {
       output = Path.of(a.get("output", ".pagemark/demo-index"));
     } catch (Args.UsageException e) {
       err.println("pagemark demo: " + e.getMessage());
-      err.println("usage: pagemark demo [--items=50000] [--products=300] [--pageSize=20] [--page=292] [--output=DIR]");
+      err.println(USAGE);
       return ExitCode.USAGE;
     }
     long started = System.nanoTime();
@@ -107,13 +115,13 @@ final class Demo {
           return ExitCode.FAILURE;
         }
       }
-      out.printf("%ndemo: done in %.1f s; DynamoDB Local stopped. Index left in %s%n",
-          (System.nanoTime() - started) / 1e9, output);
-      return ExitCode.OK;
     } catch (Exception e) {
       err.println("pagemark demo: failed: " + e);
       return ExitCode.FAILURE;
     }
+    out.printf("%ndemo: done in %.1f s; DynamoDB Local stopped. Index left in %s%n",
+        (System.nanoTime() - started) / 1e9, output);
+    return ExitCode.OK;
   }
 
   private static void printLargest(PrintStream out, Path manifest, int pageSize) throws java.io.IOException {
