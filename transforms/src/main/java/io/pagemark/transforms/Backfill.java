@@ -1,25 +1,19 @@
 package io.pagemark.transforms;
 
 import io.pagemark.dynamo.DynamoConnection;
-import io.pagemark.dynamo.IndexEntry;
 import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.BuildInfo;
 import io.pagemark.format.IndexLayout;
-import io.pagemark.key.KeyValue;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.SerializableCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
-import org.apache.beam.sdk.transforms.Combine;
 import org.apache.beam.sdk.transforms.Create;
-import org.apache.beam.sdk.transforms.DoFn;
-import org.apache.beam.sdk.transforms.Filter;
-import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -27,10 +21,8 @@ import org.apache.beam.sdk.transforms.Reshuffle;
 import org.apache.beam.sdk.transforms.Sum;
 import org.apache.beam.sdk.transforms.View;
 import org.apache.beam.sdk.transforms.WithKeys;
-import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
-import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.PCollectionView;
 import org.apache.beam.sdk.values.TupleTagList;
@@ -140,7 +132,6 @@ public final class Backfill extends PTransform<PBegin, PCollection<BuildInfo.Cou
 
   @Override
   public PCollection<BuildInfo.Counts> expand(PBegin begin) {
-    String root = Path.of(output).toAbsolutePath().normalize().toString();
     PCollectionTuple scanned =
         begin
             .apply("List segments", Create.of(IntStream.range(0, segments).boxed().collect(Collectors.toList())))
@@ -152,26 +143,7 @@ public final class Backfill extends PTransform<PBegin, PCollection<BuildInfo.Cou
                         ScanSegmentFn.ENTRIES,
                         TupleTagList.of(ScanSegmentFn.DEAD_LETTERS).and(ScanSegmentFn.TALLIES)));
 
-    PCollection<IndexEntry> entries = scanned.get(ScanSegmentFn.ENTRIES).setCoder(IndexEntryCoder.of());
-    PCollection<OrderedPart> parts = entries.apply("Order groups", new OrderGroups());
-
-    PCollectionTuple written =
-        parts.apply(
-            "Write index files",
-            ParDo.of(new WritePartFn(schema, root, buildId, buildTimeMillis))
-                .withOutputTags(WritePartFn.GROUPS, TupleTagList.of(WritePartFn.PARTS)));
-    PCollection<GroupSummary> joined =
-        written
-            .get(WritePartFn.PARTS)
-            .setCoder(KvCoder.of(StringUtf8Coder.of(), SerializableCoder.of(WritePartFn.PartFile.class)))
-            .apply("Group parts", GroupByKey.create())
-            .apply("Join parts", ParDo.of(new ConcatPartsFn(schema, root, buildId, buildTimeMillis)))
-            .setCoder(SerializableCoder.of(GroupSummary.class));
-    PCollection<GroupSummary> groups =
-        PCollectionList.of(written.get(WritePartFn.GROUPS).setCoder(SerializableCoder.of(GroupSummary.class)))
-            .and(joined)
-            .apply("All groups", Flatten.pCollections());
-
+    String root = Path.of(output).toAbsolutePath().normalize().toString();
     PCollectionView<Long> deadLetters =
         scanned
             .get(ScanSegmentFn.DEAD_LETTERS)
@@ -186,87 +158,24 @@ public final class Backfill extends PTransform<PBegin, PCollection<BuildInfo.Cou
             .setCoder(VarLongCoder.of())
             .apply("Count dead letters", Sum.longsGlobally().asSingletonView());
 
-    PCollectionView<java.util.Map<String, Long>> tallies =
+    PCollectionView<Map<String, Long>> tallies =
         scanned
             .get(ScanSegmentFn.TALLIES)
             .setCoder(KvCoder.of(StringUtf8Coder.of(), VarLongCoder.of()))
             .apply("Add up scan counts", Sum.longsPerKey())
             .apply("Scan counts", View.asMap());
 
-    PCollectionView<Iterable<GroupSummary>> groupView = groups.apply("Written groups", View.asIterable());
-
-    return begin
-        .apply("Publish trigger", Create.of(buildId))
+    return scanned
+        .get(ScanSegmentFn.ENTRIES)
+        .setCoder(IndexEntryCoder.of())
         .apply(
-            "Publish build",
-            ParDo.of(
-                    new PublishBuildFn(
-                        schema, root, buildId, buildTimeMillis, keepBuilds, groupView, tallies, deadLetters))
-                .withSideInputs(groupView, tallies, deadLetters))
-        .setCoder(SerializableCoder.of(BuildInfo.Counts.class));
+            "Build index",
+            BuildIndex.of(schema)
+                .withTieResolution(connection)
+                .withOutput(output)
+                .withBuild(buildId, buildTimeMillis)
+                .withKeepBuilds(keepBuilds)
+                .withMaxPartEntries(maxPartEntries)
+                .withScanCounts(new BuildIndex.ScanCounts(tallies, deadLetters)));
   }
-
-  /**
-   * Orders every group as DynamoDB does, in parts that each fit a worker: counts and samples each group, splits big
-   * groups at sampled sort keys, then sorts each part and learns DynamoDB's order of equal sort keys.
-   */
-  final class OrderGroups extends PTransform<PCollection<IndexEntry>, PCollection<OrderedPart>> {
-    @Override
-    public PCollection<OrderedPart> expand(PCollection<IndexEntry> entries) {
-      PCollection<KV<String, IndexEntry>> byGroup =
-          entries
-              .apply(
-                  "Key by " + schema.groupAttribute(),
-                  WithKeys.<String, IndexEntry>of(e -> groupId(e.group())).withKeyType(TypeDescriptors.strings()))
-              .setCoder(KvCoder.of(StringUtf8Coder.of(), IndexEntryCoder.of()));
-      PCollectionView<java.util.Map<String, GroupPlan>> plans =
-          byGroup
-              .apply("Count and sample groups", Combine.perKey(new PlanGroupFn(maxPartEntries)))
-              .setCoder(KvCoder.of(StringUtf8Coder.of(), SerializableCoder.of(GroupPlan.class)))
-              .apply("Keep big groups", Filter.by(kv -> kv.getValue().parts() > 1))
-              .apply("Part plans", View.asMap());
-      return byGroup
-          .apply(
-              "Assign parts",
-              ParDo.of(new AssignPartFn(plans)).withSideInputs(plans))
-          .setCoder(KvCoder.of(StringUtf8Coder.of(), IndexEntryCoder.of()))
-          .apply("Group by " + schema.groupAttribute() + " and part", GroupByKey.create())
-          .apply("Order parts", ParDo.of(new OrderPartFn(connection, schema, plans)).withSideInputs(plans))
-          .setCoder(OrderedPartCoder.of());
-    }
-  }
-
-  /** Keys each entry by its group and part. */
-  static final class AssignPartFn extends DoFn<KV<String, IndexEntry>, KV<String, IndexEntry>> {
-    private final PCollectionView<java.util.Map<String, GroupPlan>> plans;
-
-    AssignPartFn(PCollectionView<java.util.Map<String, GroupPlan>> plans) {
-      this.plans = plans;
-    }
-
-    @ProcessElement
-    public void process(ProcessContext c) {
-      KV<String, IndexEntry> e = c.element();
-      GroupPlan plan = c.sideInput(plans).get(e.getKey());
-      int part = plan == null ? 0 : plan.partOf(e.getValue().sortKey().sortableBytes());
-      c.output(KV.of(e.getKey() + "/" + part, e.getValue()));
-    }
-  }
-
-  static String groupOfPartKey(String key) {
-    return key.substring(0, key.lastIndexOf('/'));
-  }
-
-  static int partOfPartKey(String key) {
-    return Integer.parseInt(key.substring(key.lastIndexOf('/') + 1));
-  }
-
-  /**
-   * The grouping key: the group key's type and canonical bytes in hex (so "1.0" and "1" are one group, as in
-   * DynamoDB).
-   */
-  static String groupId(KeyValue group) {
-    return group.type().code() + ":" + java.util.HexFormat.of().formatHex(group.sortableBytes());
-  }
-
 }

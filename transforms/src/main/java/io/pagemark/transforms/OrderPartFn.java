@@ -35,7 +35,7 @@ final class OrderPartFn extends DoFn<KV<String, Iterable<IndexEntry>>, OrderedPa
 
   @Setup
   public void setup() {
-    if (schema.tiesPossible() && schema.indexName() != null) {
+    if (connection != null && schema.tiesPossible() && schema.indexName() != null) {
       client = connection.client();
     }
   }
@@ -43,8 +43,8 @@ final class OrderPartFn extends DoFn<KV<String, Iterable<IndexEntry>>, OrderedPa
   @ProcessElement
   public void process(ProcessContext c) throws java.io.IOException {
     KV<String, Iterable<IndexEntry>> element = c.element();
-    String groupId = Backfill.groupOfPartKey(element.getKey());
-    int part = Backfill.partOfPartKey(element.getKey());
+    String groupId = BuildIndex.groupOfPartKey(element.getKey());
+    int part = BuildIndex.partOfPartKey(element.getKey());
     GroupPlan plan = c.sideInput(plans).getOrDefault(groupId, GroupPlan.SINGLE);
     List<IndexEntry> sorted = new ArrayList<>();
     element.getValue().forEach(sorted::add);

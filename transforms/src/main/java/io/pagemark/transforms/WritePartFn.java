@@ -60,7 +60,7 @@ final class WritePartFn extends DoFn<OrderedPart, GroupSummary> {
       String relative = partPath(part.group(), part.part());
       write(build.resolve(relative), part.group(), width, part.records());
       out.get(PARTS)
-          .output(KV.of(Backfill.groupId(part.group()),
+          .output(KV.of(BuildIndex.groupId(part.group()),
               new PartFile(part.part(), part.parts(), relative, part.records().size(), width)));
     }
     entries.inc(part.records().size());
