@@ -199,7 +199,7 @@ public final class BuildIndex extends PTransform<PCollection<IndexEntry>, PColle
       PCollectionView<Map<String, GroupPlan>> plans =
           byGroup
               .apply("Count and sample groups", Combine.perKey(new PlanGroupFn(maxPartEntries)))
-              .setCoder(KvCoder.of(StringUtf8Coder.of(), SerializableCoder.of(GroupPlan.class)))
+              .setCoder(KvCoder.of(StringUtf8Coder.of(), new PlanGroupFn.GroupPlanCoder()))
               .apply("Keep big groups", Filter.by(kv -> kv.getValue().parts() > 1))
               .apply("Part plans", View.asMap());
       return byGroup

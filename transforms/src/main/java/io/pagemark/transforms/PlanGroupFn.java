@@ -33,6 +33,20 @@ final class PlanGroupFn extends Combine.CombineFn<IndexEntry, PlanGroupFn.Sample
   }
 
   @Override
+  public org.apache.beam.sdk.coders.Coder<Sample> getAccumulatorCoder(
+      org.apache.beam.sdk.coders.CoderRegistry registry,
+      org.apache.beam.sdk.coders.Coder<IndexEntry> inputCoder) {
+    return new SampleCoder();
+  }
+
+  @Override
+  public org.apache.beam.sdk.coders.Coder<GroupPlan> getDefaultOutputCoder(
+      org.apache.beam.sdk.coders.CoderRegistry registry,
+      org.apache.beam.sdk.coders.Coder<IndexEntry> inputCoder) {
+    return new GroupPlanCoder();
+  }
+
+  @Override
   public Sample createAccumulator() {
     return new Sample();
   }
@@ -75,6 +89,61 @@ final class PlanGroupFn extends Combine.CombineFn<IndexEntry, PlanGroupFn.Sample
       }
     }
     return new GroupPlan(boundaries.size() + 1, boundaries);
+  }
+
+  /** Encodes a sample as its count and its sort keys. */
+  static final class SampleCoder extends org.apache.beam.sdk.coders.AtomicCoder<Sample> {
+    @Override
+    public void encode(Sample s, java.io.OutputStream out) throws java.io.IOException {
+      java.io.DataOutputStream d = new java.io.DataOutputStream(out);
+      d.writeLong(s.count);
+      writeKeys(d, s.sortKeys);
+    }
+
+    @Override
+    public Sample decode(java.io.InputStream in) throws java.io.IOException {
+      java.io.DataInputStream d = new java.io.DataInputStream(in);
+      Sample s = new Sample();
+      s.count = d.readLong();
+      s.sortKeys.addAll(readKeys(d));
+      return s;
+    }
+  }
+
+  /** Encodes a plan as its boundaries. */
+  static final class GroupPlanCoder extends org.apache.beam.sdk.coders.AtomicCoder<GroupPlan> {
+    @Override
+    public void encode(GroupPlan p, java.io.OutputStream out) throws java.io.IOException {
+      writeKeys(new java.io.DataOutputStream(out), p.boundaries());
+    }
+
+    @Override
+    public GroupPlan decode(java.io.InputStream in) throws java.io.IOException {
+      List<byte[]> b = readKeys(new java.io.DataInputStream(in));
+      return new GroupPlan(b.size() + 1, b);
+    }
+
+    @Override
+    public void verifyDeterministic() {}
+  }
+
+  static void writeKeys(java.io.DataOutputStream d, List<byte[]> keys) throws java.io.IOException {
+    d.writeInt(keys.size());
+    for (byte[] k : keys) {
+      d.writeInt(k.length);
+      d.write(k);
+    }
+  }
+
+  static List<byte[]> readKeys(java.io.DataInputStream d) throws java.io.IOException {
+    int n = d.readInt();
+    List<byte[]> keys = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      byte[] k = new byte[d.readInt()];
+      d.readFully(k);
+      keys.add(k);
+    }
+    return keys;
   }
 
   private static int hash(IndexEntry e) {
