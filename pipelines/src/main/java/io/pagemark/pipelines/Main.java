@@ -27,6 +27,10 @@ public final class Main {
         return BackfillCommand.run(rest, out, err);
       case "lookup":
         return LookupCommand.run(rest, out, err);
+      case "verify":
+        return VerifyCommand.run(rest, out, err);
+      case "gc":
+        return GcCommand.run(rest, out, err);
       default:
         err.println("pagemark: unknown command \"" + argv.get(0) + "\"");
         usage(err);
@@ -40,6 +44,8 @@ public final class Main {
     s.println("  backfill   --table=T (--gsi=G | --groupAttribute=A --sortAttribute=B) --output=DIR"
         + " [--dynamoEndpoint=URL] [--awsRegion=R] [--segments=N] [--runner=...]");
     s.println("  lookup     --index=DIR --group=G --page=N[,N...] --pageSize=S [--order=asc|desc] [--build=ID]");
+    s.println("  verify     --table=T --gsi=G --index=DIR [--tolerance=0.0] [--samplesPerGroup=5] [--maxGroups=N]");
+    s.println("  gc         --index=DIR [--keep=3] [--graceMinutes=60]");
     s.println("See README.md for every option.");
   }
 }

@@ -39,9 +39,14 @@ public final class SampleComments {
   private SampleComments() {}
 
   public static void createTable(DynamoDbClient c) {
+    createTable(c, TABLE);
+  }
+
+  /** Creates a table shaped like {@code comments} under another name. */
+  public static void createTable(DynamoDbClient c, String table) {
     c.createTable(
         b ->
-            b.tableName(TABLE)
+            b.tableName(table)
                 .billingMode(BillingMode.PAY_PER_REQUEST)
                 .attributeDefinitions(
                     AttributeDefinition.builder().attributeName("PK").attributeType(ScalarAttributeType.S).build(),

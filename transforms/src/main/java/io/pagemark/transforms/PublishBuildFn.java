@@ -1,8 +1,8 @@
 package io.pagemark.transforms;
 
 import io.pagemark.dynamo.KeySchema;
+import io.pagemark.format.BuildCollector;
 import io.pagemark.format.BuildInfo;
-import io.pagemark.format.IndexFormatException;
 import io.pagemark.format.IndexLayout;
 import io.pagemark.format.KeyAttribute;
 import java.io.BufferedWriter;
@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.values.PCollectionView;
 
@@ -110,25 +109,13 @@ final class PublishBuildFn extends DoFn<String, BuildInfo.Counts> {
   }
 
   private void prune(IndexLayout layout) throws IOException {
-    List<String> ids = layout.builds();
-    String current = layout.currentBuildId();
-    for (int i = 0; i < ids.size() - keepBuilds; i++) {
-      if (!ids.get(i).equals(current)) {
-        deleteTree(layout.build(ids.get(i)));
-      }
-    }
+    new BuildCollector(layout).collect(keepBuilds, PRUNE_GRACE, System.currentTimeMillis());
   }
 
+  /** Builds younger than this are never removed by a publish (readers may be pinned to them); see `pagemark gc`. */
+  static final java.time.Duration PRUNE_GRACE = java.time.Duration.ofMinutes(10);
+
   static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> s = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) {
-        Files.deleteIfExists(p);
-      }
-    } catch (IndexFormatException e) {
-      throw e;
-    }
+    BuildCollector.deleteTree(dir);
   }
 }
