@@ -122,7 +122,7 @@ class NumberOrderTest {
     }
     List<List<String>> texts = new ArrayList<>();
     values.forEach(v -> texts.add(renderings(v)));
-    for (int i = 0; i < 20_000; i++) {
+    for (int i = 0; i < 12_000; i++) {
       List<String> a = texts.get(rnd.nextInt(texts.size()));
       List<String> b = rnd.nextInt(4) == 0 ? a : texts.get(rnd.nextInt(texts.size()));
       checkPair(a.get(rnd.nextInt(a.size())), b.get(rnd.nextInt(b.size())));

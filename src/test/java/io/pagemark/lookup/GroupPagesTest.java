@@ -102,20 +102,20 @@ class GroupPagesTest {
 
   @Test
   void resolvedRunsGivePagesWithoutSkipping() throws Exception {
-    Coverage c = checkRandomGroups(150, r -> true);
+    Coverage c = checkRandomGroups(100, r -> true);
     assertThat(c.boundariesInsideKnownRuns, greaterThan(1_000L));
     assertThat(c.pagesWithSkip, equalTo(0L));
   }
 
   @Test
   void unknownRunsAreSteppedAround() throws Exception {
-    Coverage c = checkRandomGroups(150, r -> false);
+    Coverage c = checkRandomGroups(100, r -> false);
     assertThat(c.pagesWithSkip, greaterThan(1_000L));
   }
 
   @Test
   void mixedRuns() throws Exception {
-    Coverage c = checkRandomGroups(150, r -> r % 2 == 0, r -> r % 3 != 0, r -> (r * 2654435761L & 4) == 0);
+    Coverage c = checkRandomGroups(100, r -> r % 2 == 0, r -> r % 3 != 0, r -> (r * 2654435761L & 4) == 0);
     assertThat(c.pagesWithSkip, greaterThan(500L));
     assertThat(c.boundariesInsideKnownRuns, greaterThan(500L));
   }
