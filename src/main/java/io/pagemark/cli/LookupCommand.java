@@ -1,5 +1,6 @@
 package io.pagemark.cli;
 
+import io.pagemark.format.IndexLayout;
 import io.pagemark.key.Json;
 import io.pagemark.lookup.GroupPages;
 import io.pagemark.lookup.Index;
@@ -45,8 +46,16 @@ public final class LookupCommand {
       } catch (IllegalArgumentException e) {
         throw new Args.UsageException(e.getMessage());
       }
+      String build = args.get("build", null);
+      if (build != null) {
+        try {
+          IndexLayout.checkBuildId(build);
+        } catch (IllegalArgumentException e) {
+          throw new Args.UsageException(e.getMessage());
+        }
+      }
       List<String> lines = new ArrayList<>();
-      try (Index index = Indexes.open(spec, args.get("build", null));
+      try (Index index = Indexes.open(spec, build);
           GroupPages g = openGroup(index, group)) {
         for (long page : pages) {
           lines.add(toJson(g.pageStart(page, pageSize, order)));

@@ -77,6 +77,12 @@ public final class GroupFileWriter implements AutoCloseable {
                 + " but the record holds " + k.type());
       }
       byte[] v = k.bytes();
+      if (v.length > GroupFileFormat.MAX_VALUE_BYTES) {
+        // the length field is two bytes: a longer value would be stored with a wrapped length
+        throw new IllegalArgumentException(
+            "attribute " + header.attributes().get(i).name() + " holds " + v.length
+                + " bytes; the format stores at most 65535");
+      }
       if (b.remaining() < 2 + v.length) {
         throw new IllegalArgumentException(
             "record needs more than the header's width of " + header.recordWidth() + " bytes");

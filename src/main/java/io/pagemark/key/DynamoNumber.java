@@ -10,6 +10,7 @@ import java.math.BigInteger;
  */
 final class DynamoNumber implements Comparable<DynamoNumber> {
   static final int MAX_DIGITS = 38;
+  private static final String NUMBER_CHARS = "0123456789+-.eE";
 
   /** Sign: -1, 0 or 1. */
   final int signum;
@@ -26,18 +27,21 @@ final class DynamoNumber implements Comparable<DynamoNumber> {
 
   static DynamoNumber parse(String text) {
     BigDecimal d;
+    BigDecimal s;
     try {
-      if (text.isEmpty() || text.length() > 200 || !text.trim().equals(text)) {
+      // BigDecimal also takes non-ASCII digits (Arabic-Indic, fullwidth, ...), which DynamoDB rejects.
+      if (text.isEmpty() || text.length() > 200 || !text.chars().allMatch(c -> NUMBER_CHARS.indexOf(c) >= 0)) {
         throw new NumberFormatException();
       }
       d = new BigDecimal(text);
-    } catch (NumberFormatException e) {
+      // Overflows (ArithmeticException) for huge exponents with trailing zeros, e.g. "100E+2147483647".
+      s = d.stripTrailingZeros();
+    } catch (NumberFormatException | ArithmeticException e) {
       throw new IllegalArgumentException("\"" + abbreviate(text) + "\" is not a DynamoDB number");
     }
     if (d.signum() == 0) {
       return new DynamoNumber(0, "", 0);
     }
-    BigDecimal s = d.stripTrailingZeros();
     String digits = s.unscaledValue().abs().toString();
     if (digits.length() > MAX_DIGITS) {
       throw new IllegalArgumentException(

@@ -11,7 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.coders.AtomicCoder;
 
-/** Encodes an {@link IndexEntry}: its group key, the number of stored keys, then each key. Deterministic. */
+/**
+ * Encodes an {@link IndexEntry}: its group key, the number of stored keys, then each key. Not deterministic (numbers
+ * keep their text): see {@link KeyValueCoder}.
+ */
 public final class IndexEntryCoder extends AtomicCoder<IndexEntry> {
   private static final IndexEntryCoder INSTANCE = new IndexEntryCoder();
 
@@ -43,5 +46,7 @@ public final class IndexEntryCoder extends AtomicCoder<IndexEntry> {
   }
 
   @Override
-  public void verifyDeterministic() {}
+  public void verifyDeterministic() throws NonDeterministicException {
+    verifyDeterministic(this, KeyValueCoder.NOT_DETERMINISTIC, KeyValueCoder.of());
+  }
 }

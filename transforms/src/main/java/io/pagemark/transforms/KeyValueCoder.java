@@ -10,7 +10,12 @@ import java.io.OutputStream;
 import org.apache.beam.sdk.coders.AtomicCoder;
 import org.apache.beam.sdk.coders.CoderException;
 
-/** Encodes a {@link KeyValue} as its type code, a varint length and its stored bytes. Deterministic. */
+/**
+ * Encodes a {@link KeyValue} as its type code, a varint length and its stored bytes. Not deterministic in Beam's
+ * sense: a number keeps the decimal text DynamoDB returned, so equal numbers written differently ("1", "1.0") encode
+ * differently. Never group by a {@code KeyValue}; group by its type and {@link KeyValue#sortableBytes()} (see
+ * {@code Backfill.groupId}).
+ */
 public final class KeyValueCoder extends AtomicCoder<KeyValue> {
   private static final KeyValueCoder INSTANCE = new KeyValueCoder();
 
@@ -43,8 +48,14 @@ public final class KeyValueCoder extends AtomicCoder<KeyValue> {
     return KeyValue.of(type, b);
   }
 
+  static final String NOT_DETERMINISTIC =
+      "numbers keep their decimal text, so equal numbers written differently (\"1\", \"1.0\") encode differently;"
+          + " group by the key's type and KeyValue.sortableBytes() instead";
+
   @Override
-  public void verifyDeterministic() {}
+  public void verifyDeterministic() throws NonDeterministicException {
+    throw new NonDeterministicException(this, NOT_DETERMINISTIC);
+  }
 
   static void writeVarInt(DataOutputStream out, int v) throws IOException {
     while ((v & ~0x7F) != 0) {

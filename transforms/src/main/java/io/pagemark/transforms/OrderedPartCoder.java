@@ -11,7 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.coders.AtomicCoder;
 
-/** Encodes an {@link OrderedPart}: group key, part, parts, then each record's tie fields and keys. Deterministic. */
+/**
+ * Encodes an {@link OrderedPart}: group key, part, parts, then each record's tie fields and keys. Not deterministic
+ * (numbers keep their text): see {@link KeyValueCoder}.
+ */
 public final class OrderedPartCoder extends AtomicCoder<OrderedPart> {
   private static final OrderedPartCoder INSTANCE = new OrderedPartCoder();
 
@@ -64,5 +67,7 @@ public final class OrderedPartCoder extends AtomicCoder<OrderedPart> {
   }
 
   @Override
-  public void verifyDeterministic() {}
+  public void verifyDeterministic() throws NonDeterministicException {
+    verifyDeterministic(this, KeyValueCoder.NOT_DETERMINISTIC, KeyValueCoder.of());
+  }
 }
