@@ -24,10 +24,13 @@ public final class Args {
       }
       int eq = arg.indexOf('=');
       String name = eq < 0 ? arg.substring(2) : arg.substring(2, eq);
-      String value = eq < 0 ? "true" : arg.substring(eq + 1);
       if (!known.contains(name)) {
         throw new UsageException("unknown option --" + name);
       }
+      if (eq < 0) {
+        throw new UsageException("option --" + name + " needs a value: --" + name + "=...");
+      }
+      String value = arg.substring(eq + 1);
       if (a.values.put(name, value) != null) {
         throw new UsageException("option --" + name + " given twice");
       }

@@ -144,9 +144,9 @@ class CodersTest {
           assertThrows(Coder.NonDeterministicException.class, c::verifyDeterministic);
       assertThat(e.getMessage(), containsString("\"1.0\""));
     }
-    // what Backfill groups by instead is canonical
-    assertThat(Arrays.equals(Backfill.groupId(one), Backfill.groupId(oneAgain)), is(true));
-    assertThat(Arrays.equals(Backfill.groupId(one), Backfill.groupId(KeyValue.ofString("1"))), is(false));
+    // what the build groups by instead is canonical
+    assertThat(BuildIndex.groupId(one), equalTo(BuildIndex.groupId(oneAgain)));
+    assertThat(BuildIndex.groupId(one), not(equalTo(BuildIndex.groupId(KeyValue.ofString("1")))));
   }
 
   @Test
