@@ -27,6 +27,8 @@ public final class Main {
         return BackfillCommand.run(rest, out, err);
       case "lookup":
         return LookupCommand.run(rest, out, err);
+      case "page":
+        return io.pagemark.cli.PageCommand.run(rest, out, err);
       default:
         err.println("pagemark: unknown command \"" + argv.get(0) + "\"");
         usage(err);
@@ -40,6 +42,8 @@ public final class Main {
     s.println("  backfill   --table=T (--gsi=G | --groupAttribute=A --sortAttribute=B) --output=DIR"
         + " [--dynamoEndpoint=URL] [--awsRegion=R] [--segments=N] [--runner=...]");
     s.println("  lookup     --index=DIR --group=G --page=N[,N...] --pageSize=S [--order=asc|desc] [--build=ID]");
+    s.println("  page       --table=T --gsi=G --index=DIR --group=G --page=N --pageSize=S [--order=asc|desc]"
+        + " [--freshPages=K] [--dynamoEndpoint=URL] [--awsRegion=R]");
     s.println("See README.md for every option.");
   }
 }
