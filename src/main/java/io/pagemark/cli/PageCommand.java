@@ -77,7 +77,7 @@ public final class PageCommand {
       return ExitCode.NOT_FOUND;
     } catch (ResourceNotFoundException e) {
       err.println("pagemark page: table " + table + (gsi == null ? "" : " or its index " + gsi)
-          + " does not exist at " + connection + " (" + e.awsErrorDetails().errorMessage() + ")");
+          + " does not exist in " + connection + " (" + e.awsErrorDetails().errorMessage() + ")");
       return ExitCode.FAILURE;
     } catch (SdkException e) {
       err.println("pagemark page: DynamoDB at " + connection + " failed: " + e.getMessage()
