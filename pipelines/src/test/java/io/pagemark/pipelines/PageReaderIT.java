@@ -116,6 +116,27 @@ class PageReaderIT {
     }
   }
 
+  @Test
+  void aPageOverOneMegabyteKeepsQueryingUntilItIsFull() throws Exception {
+    int size = 150; // items of ~8 KB: DynamoDB stops each read at 1 MB, about 125 of them
+    try (Index index = FileIndex.open(build(TABLE, "byString"))) {
+      PageReader<Map<String, AttributeValue>> reader = PageReader.of(client, TABLE, "byString", index);
+      for (Order order : Order.values()) {
+        List<List<Map<String, AttributeValue>>> walk =
+            PageWalk.pages(client, TABLE, "byString", "big", size, order == Order.ASC);
+        for (int n = 1; n <= walk.size(); n++) {
+          ItemPage<Map<String, AttributeValue>> page = reader.read("big", n, size, order);
+          assertThat("big page " + n + " " + order, PageWalk.keys(page.items()),
+              equalTo(PageWalk.keys(walk.get(n - 1))));
+          assertThat(page.stale(), is(false));
+          if (page.items().size() == size) {
+            assertThat("a full page of 150 big items needs a second Query", page.requests(), is(2));
+          }
+        }
+      }
+    }
+  }
+
   /** A row of the tricky table for the Enhanced Client. */
   public static final class Row {
     private String pk;
