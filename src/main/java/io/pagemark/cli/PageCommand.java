@@ -17,6 +17,7 @@ import java.util.Set;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
 /**
@@ -79,9 +80,12 @@ public final class PageCommand {
       err.println("pagemark page: table " + table + (gsi == null ? "" : " or its index " + gsi)
           + " does not exist in " + connection + " (" + e.awsErrorDetails().errorMessage() + ")");
       return ExitCode.FAILURE;
-    } catch (SdkException e) {
-      err.println("pagemark page: DynamoDB at " + connection + " failed: " + e.getMessage()
+    } catch (DynamoDbException e) {
+      err.println("pagemark page: " + connection + " refused the Query: " + e.awsErrorDetails().errorMessage()
           + " (do --table and --gsi name the table and index that --index was built from?)");
+      return ExitCode.FAILURE;
+    } catch (SdkException e) {
+      err.println("pagemark page: cannot read from " + connection + ": " + e.getMessage());
       return ExitCode.FAILURE;
     } catch (IOException e) {
       err.println("pagemark page: " + e);

@@ -380,6 +380,11 @@ class PageReaderIT {
         "--pageSize=20");
     assertThat(noTable.code(), is(1));
     assertThat(noTable.err(), containsString("table absent or its index byString does not exist in DynamoDB at http://127.0.0.1:"));
+    Result wrongGsi = cli("page", "--table=" + TABLE, "--gsi=byNumber", index, endpoint, "--group=ties", "--page=2",
+        "--pageSize=20");
+    assertThat(wrongGsi.code(), is(1));
+    assertThat(wrongGsi.err(), containsString("refused the Query"));
+    assertThat(wrongGsi.err(), containsString("do --table and --gsi name the table and index"));
   }
 
   private static Result page(String[] common, String... more) {
