@@ -122,8 +122,9 @@ public final class PageReader<T> {
   /**
    * Reads a page. Throws {@link GroupNotFoundException} when the build has no such group,
    * {@link PageOutOfRangeException} when the page is past the group's last page in the build, and
-   * {@link IllegalArgumentException} for a page below 1 or a page size outside 1..{@link #MAX_PAGE_SIZE}. DynamoDB's
-   * own errors pass through as the SDK's exceptions.
+   * {@link IllegalArgumentException} for a page below 1, a page size outside 1..{@link #MAX_PAGE_SIZE}, or a fresh
+   * page that would read more than {@link #MAX_PAGE_SIZE} items. DynamoDB's own errors pass through as the SDK's
+   * exceptions.
    */
   public ItemPage<T> read(KeyValue group, long page, int pageSize, Order order) throws LookupException, IOException {
     checkRequest(page, pageSize);
