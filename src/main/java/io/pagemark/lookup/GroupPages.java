@@ -3,7 +3,9 @@ package io.pagemark.lookup;
 import io.pagemark.format.IndexRecord;
 import io.pagemark.key.KeyValue;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -33,6 +35,24 @@ public final class GroupPages implements AutoCloseable {
     return file.buildId();
   }
 
+  /** The group key attribute's name (the GSI's partition key). */
+  public String groupAttribute() {
+    return file.groupAttribute();
+  }
+
+  /** The sort key attribute's name (the GSI's sort key). */
+  public String sortAttribute() {
+    return file.attributes().get(0).name();
+  }
+
+  /** Every attribute of an exclusive start key: the group key, the sort key, the table's other key attributes. */
+  List<String> keyAttributes() {
+    List<String> names = new ArrayList<>();
+    names.add(file.groupAttribute());
+    file.attributes().forEach(a -> names.add(a.name()));
+    return names;
+  }
+
   /** Pages of {@code pageSize} entries. */
   public long pages(int pageSize) {
     checkPageSize(pageSize);
@@ -58,6 +78,30 @@ public final class GroupPages implements AutoCloseable {
   /** The key of the entry at an ascending rank, as an exclusive start key would hold it. */
   public Map<String, KeyValue> keyAt(long rank) throws IOException {
     return startKey(file.record(rank));
+  }
+
+  /**
+   * The key of the entry a read of the whole group in {@code order} returns at {@code position} (0-based), as the
+   * index saw the group. Inside a run of equal sort keys whose order DynamoDB was not asked at build time, only the
+   * sort key is certain: {@code exact} is false and {@code key} names some entry of that run.
+   */
+  record Expected(Map<String, KeyValue> key, boolean exact) {}
+
+  Expected expectedAt(long position, Order order) throws IOException {
+    if (order == Order.ASC) {
+      IndexRecord r = file.record(position);
+      return new Expected(startKey(r), r.runOrderKnown());
+    }
+    long p = count() - 1 - position;
+    IndexRecord r = file.record(p);
+    if (!r.runOrderKnown()) {
+      return new Expected(startKey(r), false);
+    }
+    long runStart = p - r.tiePosition();
+    long offset = position - (count() - (runStart + r.runLength()));
+    IndexRecord slot = offset == r.tiePosition() ? r : file.record(runStart + offset);
+    long at = runStart + slot.descendingSlot();
+    return new Expected(startKey(at == p ? r : file.record(at)), true);
   }
 
   private record Position(Map<String, KeyValue> startKey, long skip) {}

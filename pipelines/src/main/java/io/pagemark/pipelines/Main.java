@@ -31,6 +31,8 @@ public final class Main {
         return VerifyCommand.run(rest, out, err);
       case "gc":
         return GcCommand.run(rest, out, err);
+      case "page":
+        return io.pagemark.cli.PageCommand.run(rest, out, err);
       default:
         err.println("pagemark: unknown command \"" + argv.get(0) + "\"");
         usage(err);
@@ -46,6 +48,8 @@ public final class Main {
     s.println("  lookup     --index=DIR --group=G --page=N[,N...] --pageSize=S [--order=asc|desc] [--build=ID]");
     s.println("  verify     --table=T --gsi=G --index=DIR [--tolerance=0.0] [--samplesPerGroup=5] [--maxGroups=N]");
     s.println("  gc         --index=DIR [--keep=3] [--graceMinutes=60]");
+    s.println("  page       --table=T --gsi=G --index=DIR --group=G --page=N --pageSize=S [--order=asc|desc]"
+        + " [--freshPages=K] [--dynamoEndpoint=URL] [--awsRegion=R]");
     s.println("See README.md for every option.");
   }
 }

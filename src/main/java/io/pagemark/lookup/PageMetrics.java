@@ -1,0 +1,61 @@
+package io.pagemark.lookup;
+
+import java.util.concurrent.atomic.DoubleAdder;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Counters of what a {@link PageReader} did, safe to share between readers and threads, with no metrics library
+ * behind them: export them to whatever the application uses. {@link #stalePages()} counts pages that found their
+ * group changed since the index's build; a rising count says the next build or commit is due.
+ */
+public final class PageMetrics {
+  private final LongAdder pages = new LongAdder();
+  private final LongAdder freshPages = new LongAdder();
+  private final LongAdder stalePages = new LongAdder();
+  private final LongAdder queryRequests = new LongAdder();
+  private final DoubleAdder consumedReadCapacity = new DoubleAdder();
+
+  /** Pages read, fresh or from the index. */
+  public long pages() {
+    return pages.sum();
+  }
+
+  /** Pages served straight from DynamoDB (see {@link PageReader#withFreshPages}). */
+  public long freshPages() {
+    return freshPages.sum();
+  }
+
+  /** Pages whose items differed from the keys the index expects for them. */
+  public long stalePages() {
+    return stalePages.sum();
+  }
+
+  /** Query requests sent to DynamoDB. */
+  public long queryRequests() {
+    return queryRequests.sum();
+  }
+
+  /** Read capacity units DynamoDB reported for those requests. */
+  public double consumedReadCapacity() {
+    return consumedReadCapacity.sum();
+  }
+
+  void record(ItemPage<?> page) {
+    pages.increment();
+    if (page.fresh()) {
+      freshPages.increment();
+    }
+    if (page.stale()) {
+      stalePages.increment();
+    }
+    queryRequests.add(page.requests());
+    consumedReadCapacity.add(page.consumedReadCapacity());
+  }
+
+  @Override
+  public String toString() {
+    return String.format(
+        "%d pages (%d fresh, %d stale), %d Query requests, %.1f read capacity units",
+        pages(), freshPages(), stalePages(), queryRequests(), consumedReadCapacity());
+  }
+}
