@@ -27,6 +27,8 @@ public final class Main {
         return BackfillCommand.run(rest, out, err);
       case "lookup":
         return LookupCommand.run(rest, out, err);
+      case "flink-cluster":
+        return FlinkClusterCommand.run(rest, out, err);
       default:
         err.println("pagemark: unknown command \"" + argv.get(0) + "\"");
         usage(err);
@@ -40,6 +42,7 @@ public final class Main {
     s.println("  backfill   --table=T (--gsi=G | --groupAttribute=A --sortAttribute=B) --output=DIR"
         + " [--dynamoEndpoint=URL] [--awsRegion=R] [--segments=N] [--runner=...]");
     s.println("  lookup     --index=DIR --group=G --page=N[,N...] --pageSize=S [--order=asc|desc] [--build=ID]");
+    s.println("  flink-cluster  start|stop|status [--taskmanagers=N]   a local Flink session cluster (see README)");
     s.println("See README.md for every option.");
   }
 }
