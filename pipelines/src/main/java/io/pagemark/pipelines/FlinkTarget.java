@@ -46,7 +46,9 @@ final class FlinkTarget {
     }
     FlinkPipelineOptions flink = options.as(FlinkPipelineOptions.class);
     if (!isRemote(flink.getFlinkMaster())) {
-      progress.println("pagemark backfill: running on Flink in this JVM (" + flink.getFlinkMaster() + ")"
+      progress.println("pagemark backfill: running on Flink " + (flink.getFlinkMaster().equals("[auto]")
+              ? "([auto]: the cluster of `flink run`, else inside this JVM)"
+              : "in this JVM (" + flink.getFlinkMaster() + ")")
           + (flink.getParallelism() > 0 ? ", parallelism " + flink.getParallelism() : ""));
       return Optional.of(new FlinkTarget(null));
     }
