@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -33,10 +34,11 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * The tricky table built on the DirectRunner, on Flink inside this JVM ({@code [local]}) and on a standalone session
+ * The tricky table built on the DirectRunner, on Flink inside this JVM ({@code [local]}), and on a standalone session
  * cluster of one JobManager and 2 TaskManager JVMs started (and stopped) by this test through {@code pagemark
- * flink-cluster}, with the job submitted as the shaded job jar: every group file is the same, byte for byte, apart
- * from the build's id and time.
+ * flink-cluster}, submitted both by {@code pagemark backfill} (staging the shaded job jar) and by Flink's own {@code
+ * flink run} of that jar: every group file is the same, byte for byte, apart from the build's id and time. The
+ * cluster's state and logs stay in {@code target/flink-it} for a look after a failure.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -47,11 +49,12 @@ class FlinkBackfillIT {
   DynamoDbClient client;
   List<Map<String, AttributeValue>> items;
   Path clusterDir;
+  Path direct;
   Thread stopAtExit;
 
   @BeforeAll
   void createTableAndStartCluster() throws Exception {
-    Path jar = Path.of(System.getProperty(FlinkTarget.JAR_PROPERTY, "pipelines/target/pagemark-flink.jar"));
+    Path jar = jar();
     assertThat("the Flink job jar " + jar + " must be built before this test (the test command builds it:"
         + " profile flink-jar, active unless -DskipTests)", Files.isRegularFile(jar), is(true));
     assertThat("the Flink job jar " + jar + " is older than target/classes; rebuild it with -Pflink-jar",
@@ -63,7 +66,7 @@ class FlinkBackfillIT {
     items = TrickyTable.items(11);
     SampleComments.load(client, TABLE, items, 2, null);
 
-    clusterDir = dir.resolve("flink");
+    clusterDir = Path.of("target", "flink-it").toAbsolutePath();
     stopAtExit = new Thread(() -> cli("flink-cluster", "stop", "--dir=" + clusterDir));
     Runtime.getRuntime().addShutdownHook(stopAtExit);
     long t = System.nanoTime();
@@ -71,6 +74,15 @@ class FlinkBackfillIT {
     took("cluster start", t);
     assertThat(start.err, start.code, is(0));
     assertThat(start.out, containsString("with 2 TaskManagers and 4 slots"));
+
+    direct = dir.resolve("direct");
+    t = System.nanoTime();
+    Result d = backfill("--output=" + direct, "--segments=3", "--runner=DirectRunner");
+    took("DirectRunner build", t);
+    assertThat(d.err, d.code, is(0));
+    BuildInfo.Counts c = counts(direct);
+    assertThat(c.itemsScanned(), is((long) items.size()));
+    assertThat(c.tieRuns(), greaterThan(0L));
   }
 
   @AfterAll
@@ -109,43 +121,66 @@ class FlinkBackfillIT {
 
   @Test
   @Order(2)
-  void directRunnerLocalFlinkAndTheClusterWriteIdenticalGroupFiles() throws Exception {
-    String rest = FlinkCluster.find(clusterDir).orElseThrow().restAddress();
-    Path direct = dir.resolve("direct");
-    Path flinkLocal = dir.resolve("flink-local");
-    Path cluster = dir.resolve("flink-cluster");
-
+  void localFlinkWritesTheSameGroupFilesAsTheDirectRunner() throws Exception {
+    Path out = dir.resolve("flink-local");
     long t = System.nanoTime();
-    Result d = backfill("--output=" + direct, "--segments=3", "--runner=DirectRunner");
-    assertThat(d.err, d.code, is(0));
-    t = took("DirectRunner build", t);
-    Result l = backfill("--output=" + flinkLocal, "--segments=4", "--runner=FlinkRunner", "--flinkMaster=[local]");
-    assertThat(l.err, l.code, is(0));
-    t = took("local Flink build", t);
-    assertThat(l.err, containsString("running on Flink in this JVM ([local])"));
-    Result c = backfill("--output=" + cluster, "--segments=5", "--runner=FlinkRunner", "--flinkMaster=" + rest);
-    assertThat(c.err, c.code, is(0));
-    took("session cluster build", t);
-    assertThat(c.err, containsString("submitting to the Flink cluster at http://" + rest
-        + " (Flink 1.19.0, 2 TaskManagers, 4 slots) with parallelism 4, staging "
-        + Path.of(System.getProperty(FlinkTarget.JAR_PROPERTY)).toAbsolutePath()));
-    assertThat("progress while the job runs on the cluster", c.err,
-        matchesPattern("(?s).*progress: Flink job [0-9a-f]{32} RUNNING, \\d+ of \\d+ tasks finished.*"));
-    FlinkRest.Overview after = new FlinkRest(rest).overview();
-    assertThat("the job ran on the cluster", after.jobsFinished(), is(1));
-
-    BuildInfo.Counts expected = counts(direct);
-    assertThat(expected.itemsScanned(), is((long) items.size()));
-    assertThat(expected.tieRuns(), greaterThan(0L));
-    assertThat(counts(flinkLocal), equalTo(expected));
-    assertThat(counts(cluster), equalTo(expected));
-    int files = assertSameGroupFiles(direct, flinkLocal);
-    assertThat(assertSameGroupFiles(direct, cluster), is(files));
-    assertThat(files, is(TrickyTable.expectedCounts(items, "SK").size()));
+    Result r = backfill("--output=" + out, "--segments=4", "--runner=FlinkRunner", "--flinkMaster=[local]");
+    took("local Flink build", t);
+    assertThat(r.err, r.code, is(0));
+    assertThat(r.err, containsString("running on Flink in this JVM ([local])"));
+    assertSameBuild(out);
   }
 
   @Test
   @Order(3)
+  void aSessionClusterWritesTheSameGroupFilesAsTheDirectRunner() throws Exception {
+    String rest = FlinkCluster.find(clusterDir).orElseThrow().restAddress();
+    int finishedBefore = new FlinkRest(rest).overview().jobsFinished();
+    Path out = dir.resolve("flink-cluster");
+    long t = System.nanoTime();
+    Result r = backfill("--output=" + out, "--segments=5", "--runner=FlinkRunner", "--flinkMaster=" + rest);
+    took("session cluster build", t);
+    assertThat(r.err, r.code, is(0));
+    assertThat(r.err, containsString("submitting to the Flink cluster at http://" + rest
+        + " (Flink 1.19.0, 2 TaskManagers, 4 slots) with parallelism 4, staging " + jar()));
+    assertThat("progress while the job runs on the cluster", r.err,
+        matchesPattern("(?s).*progress: Flink job [0-9a-f]{32} RUNNING, \\d+ of \\d+ tasks finished.*"));
+    assertThat("the job ran on the cluster", new FlinkRest(rest).overview().jobsFinished(), is(finishedBefore + 1));
+    assertSameBuild(out);
+  }
+
+  @Test
+  @Order(4)
+  void flinkRunSubmitsTheJobJarThroughItsMainClass() throws Exception {
+    String rest = FlinkCluster.find(clusterDir).orElseThrow().restAddress();
+    int finishedBefore = new FlinkRest(rest).overview().jobsFinished();
+    Path out = dir.resolve("flink-run");
+    // What bin/flink does: Flink's CliFrontend in a JVM of its own, configured by FLINK_CONF_DIR.
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    cmd.addAll(FlinkCluster.JAVA_17_FLAGS);
+    cmd.addAll(List.of("-cp", FlinkCluster.lib() + "/*", "org.apache.flink.client.cli.CliFrontend", "run",
+        "-m", rest, "-p", "2", jar().toString(), "--table=" + TABLE, "--gsi=" + TrickyTable.BY_STRING,
+        "--output=" + out, "--dynamoEndpoint=" + local.endpoint(), "--segments=2"));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(dir.resolve("flink-run.log").toFile());
+    pb.environment().put("FLINK_CONF_DIR", clusterDir.resolve("conf").toString());
+    long t = System.nanoTime();
+    Process p = pb.start();
+    boolean ended = p.waitFor(5, TimeUnit.MINUTES);
+    if (!ended) {
+      p.destroyForcibly();
+    }
+    took("flink run", t);
+    String log = Files.readString(dir.resolve("flink-run.log"));
+    assertThat("flink run ended within 5 minutes:\n" + log, ended, is(true));
+    assertThat(log, p.exitValue(), is(0));
+    assertThat(log, containsString("pagemark backfill: published build"));
+    assertThat("the job ran on the cluster", new FlinkRest(rest).overview().jobsFinished(), is(finishedBefore + 1));
+    assertSameBuild(out);
+  }
+
+  @Test
+  @Order(5)
   void anUnreachableClusterFailsWithWhatToDo() {
     Result r = backfill("--output=" + dir.resolve("nowhere"), "--runner=FlinkRunner", "--flinkMaster=127.0.0.1:1");
     assertThat(r.code, is(1));
@@ -153,11 +188,13 @@ class FlinkBackfillIT {
     assertThat(r.err, containsString("pagemark flink-cluster start"));
   }
 
-  /** Compares the builds' group files and manifests, blanking build id and time; returns the number of files. */
-  private static int assertSameGroupFiles(Path rootA, Path rootB) throws IOException {
-    Path a = rootA.resolve("builds").resolve(new IndexLayout(rootA).currentBuildId());
-    Path b = rootB.resolve("builds").resolve(new IndexLayout(rootB).currentBuildId());
+  /** The build under {@code root} has the reference build's counts, group files (build id and time aside), manifest. */
+  private void assertSameBuild(Path root) throws IOException {
+    assertThat(counts(root), equalTo(counts(direct)));
+    Path a = direct.resolve("builds").resolve(new IndexLayout(direct).currentBuildId());
+    Path b = root.resolve("builds").resolve(new IndexLayout(root).currentBuildId());
     List<Path> filesA = BackfillIT.groupFiles(a);
+    assertThat(filesA.size(), is(TrickyTable.expectedCounts(items, "SK").size()));
     assertThat(filesA.stream().map(a::relativize).collect(Collectors.toList()),
         equalTo(BackfillIT.groupFiles(b).stream().map(b::relativize).collect(Collectors.toList())));
     for (Path f : filesA) {
@@ -167,11 +204,14 @@ class FlinkBackfillIT {
       int headerLength = java.nio.ByteBuffer.wrap(x).getInt(12);
       BackfillIT.blankBuildFields(x, headerLength);
       BackfillIT.blankBuildFields(y, headerLength);
-      assertThat("group file " + a.relativize(f) + " of " + rootB.getFileName() + " differs beyond build id and time",
+      assertThat("group file " + a.relativize(f) + " of " + root.getFileName() + " differs beyond build id and time",
           Arrays.equals(x, y), is(true));
     }
     assertThat(Files.readString(b.resolve(IndexLayout.MANIFEST)), equalTo(Files.readString(a.resolve(IndexLayout.MANIFEST))));
-    return filesA.size();
+  }
+
+  private static Path jar() {
+    return Path.of(System.getProperty(FlinkTarget.JAR_PROPERTY, "pipelines/target/pagemark-flink.jar")).toAbsolutePath();
   }
 
   private static BuildInfo.Counts counts(Path root) throws IOException {
