@@ -1,6 +1,5 @@
 package io.pagemark.pipelines;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -8,7 +7,6 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,30 +22,12 @@ import java.util.stream.Collectors;
  * A standalone Flink session cluster on this machine: one JobManager and N TaskManager JVMs started from Flink's own
  * entrypoints, bound to 127.0.0.1 on free ports, sized for a small machine. Everything it writes (configuration, logs,
  * process ids, temporary files) lives in one state folder; a cluster started by one process can be found, queried and
- * stopped by another through that folder. Flink's jars come from the build's {@code pipelines/flink-cluster/target/lib}.
+ * stopped by another through that folder. Flink's jars come from the build's
+ * {@code pipelines/flink-cluster/target/lib}.
  */
 public final class FlinkCluster {
   /** System property (or environment variable PAGEMARK_FLINK_HOME) naming the folder with Flink's lib/. */
-  public static final String HOME_PROPERTY = "pagemark.flinkCluster.home";
-  /** Flink's list of JVM flags for Java 17 ({@code env.java.opts.all} in flink-dist's config.yaml). */
-  static final List<String> JAVA_17_FLAGS =
-      List.of(
-          "--add-exports=java.base/sun.net.util=ALL-UNNAMED", "--add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED",
-          "--add-exports=jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED",
-          "--add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED",
-          "--add-exports=jdk.compiler/com.sun.tools.javac.parser=ALL-UNNAMED",
-          "--add-exports=jdk.compiler/com.sun.tools.javac.tree=ALL-UNNAMED",
-          "--add-exports=jdk.compiler/com.sun.tools.javac.util=ALL-UNNAMED",
-          "--add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED",
-          "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.net=ALL-UNNAMED",
-          "--add-opens=java.base/java.io=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
-          "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
-          "--add-opens=java.base/java.text=ALL-UNNAMED", "--add-opens=java.base/java.time=ALL-UNNAMED",
-          "--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
-          "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
-          "--add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED");
-  static final String JOB_MANAGER_MAIN = "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint";
-  static final String TASK_MANAGER_MAIN = "org.apache.flink.runtime.taskexecutor.TaskManagerRunner";
+  public static final String HOME_PROPERTY = FlinkJvm.HOME_PROPERTY;
   static final String STATE_FILE = "cluster.properties";
   private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
@@ -115,22 +95,23 @@ public final class FlinkCluster {
       throw new IllegalStateException("a Flink cluster of " + dir + " is already running at http://"
           + previous.get().restAddress + "; stop it first (pagemark flink-cluster stop)");
     }
-    Path lib = lib();
+    Path lib = FlinkJvm.lib();
     long started = System.nanoTime();
     FlinkClusterFiles files = FlinkClusterFiles.write(dir, spec, freePort(), freePort());
-    List<String> jmResources = resourceParams(lib, files, "GET_JM_RESOURCE_PARAMS");
-    List<String> tmResources = resourceParams(lib, files, "GET_TM_RESOURCE_PARAMS");
+    List<String> jmResources = FlinkJvm.resourceParams(lib, files, "GET_JM_RESOURCE_PARAMS");
+    List<String> tmResources = FlinkJvm.resourceParams(lib, files, "GET_TM_RESOURCE_PARAMS");
     FlinkCluster cluster = new FlinkCluster(dir, spec, files.restAddress(), -1, List.of());
     try {
-      Process jm = launch(lib, files, "jobmanager", jmResources, JOB_MANAGER_MAIN);
+      Process jm = FlinkJvm.launch(lib, files, "jobmanager", jmResources, FlinkJvm.JOB_MANAGER_MAIN);
       cluster = cluster.with(jm.pid(), List.of());
       cluster.save();
       FlinkRest rest = new FlinkRest(files.restAddress());
       cluster.await(rest, o -> true, "the JobManager's REST endpoint", files);
-      progress.printf("flink-cluster: JobManager up at http://%s (%.1f s)%n", files.restAddress(), secondsSince(started));
+      progress.printf("flink-cluster: JobManager up at http://%s (%.1f s)%n", files.restAddress(),
+          secondsSince(started));
       List<Long> tms = new ArrayList<>();
       for (int i = 1; i <= spec.taskManagers(); i++) {
-        tms.add(launch(lib, files, "taskmanager-" + i, tmResources, TASK_MANAGER_MAIN).pid());
+        tms.add(FlinkJvm.launch(lib, files, "taskmanager-" + i, tmResources, FlinkJvm.TASK_MANAGER_MAIN).pid());
         cluster = cluster.with(jm.pid(), tms);
         cluster.save();
       }
@@ -162,7 +143,8 @@ public final class FlinkCluster {
           p.getProperty("jobmanager.memory"), p.getProperty("taskmanager.memory"));
       List<Long> tms = p.getProperty("taskmanager.pids").isEmpty()
           ? List.of()
-          : Arrays.stream(p.getProperty("taskmanager.pids").split(",")).map(Long::parseLong).collect(Collectors.toList());
+          : Arrays.stream(p.getProperty("taskmanager.pids").split(",")).map(Long::parseLong)
+              .collect(Collectors.toList());
       return Optional.of(new FlinkCluster(dir, spec, p.getProperty("rest.address"),
           Long.parseLong(p.getProperty("jobmanager.pid")), tms));
     } catch (RuntimeException e) {
@@ -190,8 +172,9 @@ public final class FlinkCluster {
 
   /** Which processes are alive, and the JobManager's overview if it answers. */
   public Status status() {
-    int tms = (int) taskManagerPids.stream().filter(pid -> process(pid, TASK_MANAGER_MAIN).isPresent()).count();
-    boolean jm = process(jobManagerPid, JOB_MANAGER_MAIN).isPresent();
+    int tms =
+        (int) taskManagerPids.stream().filter(pid -> process(pid, FlinkJvm.TASK_MANAGER_MAIN).isPresent()).count();
+    boolean jm = process(jobManagerPid, FlinkJvm.JOB_MANAGER_MAIN).isPresent();
     Optional<FlinkRest.Overview> overview = Optional.empty();
     if (jm) {
       try {
@@ -218,8 +201,8 @@ public final class FlinkCluster {
    */
   public int stop() {
     List<ProcessHandle> alive = new ArrayList<>();
-    taskManagerPids.forEach(pid -> process(pid, TASK_MANAGER_MAIN).ifPresent(alive::add));
-    process(jobManagerPid, JOB_MANAGER_MAIN).ifPresent(alive::add);
+    taskManagerPids.forEach(pid -> process(pid, FlinkJvm.TASK_MANAGER_MAIN).ifPresent(alive::add));
+    process(jobManagerPid, FlinkJvm.JOB_MANAGER_MAIN).ifPresent(alive::add);
     alive.forEach(ProcessHandle::destroy);
     long deadline = System.nanoTime() + STOP_TIMEOUT.toNanos();
     for (ProcessHandle h : alive) {
@@ -283,12 +266,12 @@ public final class FlinkCluster {
     long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
     String last = "no answer yet";
     while (System.nanoTime() < deadline) {
-      if (process(jobManagerPid, JOB_MANAGER_MAIN).isEmpty()) {
+      if (process(jobManagerPid, FlinkJvm.JOB_MANAGER_MAIN).isEmpty()) {
         throw new IOException("the Flink JobManager exited during startup; its log ends with:\n"
             + files.tail("jobmanager"));
       }
       for (int i = 0; i < taskManagerPids.size(); i++) {
-        if (process(taskManagerPids.get(i), TASK_MANAGER_MAIN).isEmpty()) {
+        if (process(taskManagerPids.get(i), FlinkJvm.TASK_MANAGER_MAIN).isEmpty()) {
           throw new IOException("Flink TaskManager " + (i + 1) + " exited during startup; its log ends with:\n"
               + files.tail("taskmanager-" + (i + 1)));
         }
@@ -311,83 +294,6 @@ public final class FlinkCluster {
     }
     throw new IOException("no " + what + " within " + STARTUP_TIMEOUT.toSeconds() + " s (last seen: " + last
         + "); logs are in " + files.logDir());
-  }
-
-  private static Process launch(Path lib, FlinkClusterFiles files, String name, List<String> resourceParams,
-      String mainClass) throws IOException {
-    List<String> jvm = new ArrayList<>();
-    List<String> dynamic = new ArrayList<>();
-    split(resourceParams, jvm, dynamic);
-    List<String> cmd = new ArrayList<>();
-    cmd.add(javaBinary());
-    cmd.addAll(jvm);
-    cmd.addAll(JAVA_17_FLAGS);
-    cmd.add("-Dlog.file=" + files.logDir().resolve(name + ".log"));
-    cmd.add("-Dlog4j.configurationFile=" + files.log4jConfig().toUri());
-    cmd.add("-cp");
-    cmd.add(lib + File.separator + "*");
-    cmd.add(mainClass);
-    cmd.add("--configDir");
-    cmd.add(files.confDir().toString());
-    cmd.addAll(dynamic);
-    return new ProcessBuilder(cmd)
-        .redirectErrorStream(true)
-        .redirectOutput(files.logDir().resolve(name + ".out").toFile())
-        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-        .start();
-  }
-
-  /**
-   * Runs Flink's own memory calculator on the configuration: its two result lines are the JVM's memory flags and the
-   * dynamic properties the process needs (a TaskManager without them exits: "'taskmanager.cpu.cores' is not set").
-   */
-  private static List<String> resourceParams(Path lib, FlinkClusterFiles files, String command) throws IOException {
-    List<String> cmd = List.of(javaBinary(), "-cp", lib + File.separator + "*",
-        "org.apache.flink.runtime.util.bash.BashJavaUtils", command, "--configDir", files.confDir().toString());
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    try {
-      p.waitFor(60, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      p.destroyForcibly();
-      throw new IOException("interrupted while computing Flink's memory settings", e);
-    }
-    String prefix = "BASH_JAVA_UTILS_EXEC_RESULT:";
-    List<String> results = output.lines().filter(l -> l.startsWith(prefix))
-        .map(l -> l.substring(prefix.length()).trim()).collect(Collectors.toList());
-    if (p.exitValue() != 0 || results.size() != 2) {
-      throw new IOException("Flink's memory calculator (" + command + ") failed on " + files.confDir() + ":\n"
-          + output.strip());
-    }
-    return results;
-  }
-
-  /** Splits the calculator's two lines into JVM flags and {@code -D key=value} arguments. */
-  static void split(List<String> resourceParams, List<String> jvm, List<String> dynamic) {
-    jvm.addAll(Arrays.asList(resourceParams.get(0).split("\\s+")));
-    if (!resourceParams.get(1).isBlank()) {
-      dynamic.addAll(Arrays.asList(resourceParams.get(1).split("\\s+")));
-    }
-  }
-
-  static Path lib() throws IOException {
-    String h = System.getProperty(HOME_PROPERTY, System.getenv("PAGEMARK_FLINK_HOME"));
-    Path home = h != null ? Path.of(h) : Path.of("pipelines", "flink-cluster", "target");
-    Path lib = home.resolve("lib").toAbsolutePath().normalize();
-    try (var s = Files.list(lib)) {
-      if (s.noneMatch(p -> p.getFileName().toString().startsWith("flink-runtime-"))) {
-        throw new IOException("no flink-runtime jar");
-      }
-    } catch (IOException e) {
-      throw new IOException("Flink's jars are not built at " + lib + " (run: mvn -B -pl pipelines/flink-cluster"
-          + " package)", e);
-    }
-    return lib;
-  }
-
-  private static String javaBinary() {
-    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
   private static int freePort() throws IOException {

@@ -17,7 +17,8 @@ import java.util.Set;
 final class FlinkClusterCommand {
   /** System property naming the default state folder (bin/pagemark sets it inside the checkout). */
   static final String DIR_PROPERTY = "pagemark.flinkCluster.dir";
-  static final Set<String> START_OPTIONS = Set.of("taskmanagers", "slots", "jobManagerMemory", "taskManagerMemory", "dir");
+  static final Set<String> START_OPTIONS =
+      Set.of("taskmanagers", "slots", "jobManagerMemory", "taskManagerMemory", "dir");
   static final Set<String> OTHER_OPTIONS = Set.of("dir");
   static final String USAGE =
       "usage: pagemark flink-cluster start [--taskmanagers=2] [--slots=2] [--taskManagerMemory=1280m]"
@@ -101,7 +102,8 @@ final class FlinkClusterCommand {
     int wanted = c.spec().taskManagers();
     out.println("REST and web UI: http://" + c.restAddress());
     out.println("JobManager:      " + (s.jobManagerAlive() ? "running" : "NOT RUNNING")
-        + s.overview().map(o -> " (Flink " + o.flinkVersion() + ")").orElse(s.jobManagerAlive() ? ", not answering" : ""));
+        + s.overview().map(o -> " (Flink " + o.flinkVersion() + ")")
+            .orElse(s.jobManagerAlive() ? ", not answering" : ""));
     out.printf("TaskManagers:    %s registered, %d of %d processes alive%n",
         s.overview().map(o -> Integer.toString(o.taskManagers())).orElse("?"), s.taskManagersAlive(), wanted);
     s.overview().ifPresent(o -> {

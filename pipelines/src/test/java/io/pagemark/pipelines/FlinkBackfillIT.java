@@ -157,8 +157,8 @@ class FlinkBackfillIT {
     Path out = dir.resolve("flink-run");
     // What bin/flink does: Flink's CliFrontend in a JVM of its own, configured by FLINK_CONF_DIR.
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-    cmd.addAll(FlinkCluster.JAVA_17_FLAGS);
-    cmd.addAll(List.of("-cp", FlinkCluster.lib() + "/*", "org.apache.flink.client.cli.CliFrontend", "run",
+    cmd.addAll(FlinkJvm.JAVA_17_FLAGS);
+    cmd.addAll(List.of("-cp", FlinkJvm.lib() + "/*", "org.apache.flink.client.cli.CliFrontend", "run",
         "-m", rest, "-p", "2", jar().toString(), "--table=" + TABLE, "--gsi=" + TrickyTable.BY_STRING,
         "--output=" + out, "--dynamoEndpoint=" + local.endpoint(), "--segments=2"));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
@@ -207,11 +207,12 @@ class FlinkBackfillIT {
       assertThat("group file " + a.relativize(f) + " of " + root.getFileName() + " differs beyond build id and time",
           Arrays.equals(x, y), is(true));
     }
-    assertThat(Files.readString(b.resolve(IndexLayout.MANIFEST)), equalTo(Files.readString(a.resolve(IndexLayout.MANIFEST))));
+    assertThat(Files.readString(b.resolve(IndexLayout.MANIFEST)),
+        equalTo(Files.readString(a.resolve(IndexLayout.MANIFEST))));
   }
 
   private static Path jar() {
-    return Path.of(System.getProperty(FlinkTarget.JAR_PROPERTY, "pipelines/target/pagemark-flink.jar")).toAbsolutePath();
+    return Path.of(System.getProperty(FlinkTarget.JAR_PROPERTY, "target/pagemark-flink.jar")).toAbsolutePath();
   }
 
   private static BuildInfo.Counts counts(Path root) throws IOException {

@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The session cluster's configuration, state folder and command line, without starting Flink (FlinkBackfillIT does). */
+/** The session cluster's configuration, state folder and command line, without starting Flink (the IT does that). */
 class FlinkClusterTest {
   @TempDir Path dir;
 
@@ -41,12 +41,12 @@ class FlinkClusterTest {
   void theMemoryCalculatorsLinesBecomeJvmFlagsAndDynamicProperties() {
     List<String> jvm = new ArrayList<>();
     List<String> dynamic = new ArrayList<>();
-    FlinkCluster.split(List.of("-Xmx100 -Xms100", "-D a=1b -D b.c=2"), jvm, dynamic);
+    FlinkJvm.split(List.of("-Xmx100 -Xms100", "-D a=1b -D b.c=2"), jvm, dynamic);
     assertThat(jvm, equalTo(List.of("-Xmx100", "-Xms100")));
     assertThat(dynamic, equalTo(List.of("-D", "a=1b", "-D", "b.c=2")));
     jvm.clear();
     dynamic.clear();
-    FlinkCluster.split(List.of("-Xmx1", ""), jvm, dynamic);
+    FlinkJvm.split(List.of("-Xmx1", ""), jvm, dynamic);
     assertThat(dynamic, equalTo(List.of()));
   }
 
@@ -98,8 +98,10 @@ class FlinkClusterTest {
 
   @Test
   void flinkRunGetsTheFlinkRunnerUnlessTheArgumentsNameOne() {
-    assertThat(BackfillMain.withFlinkRunner(List.of("--table=t")), equalTo(List.of("--table=t", "--runner=FlinkRunner")));
-    assertThat(BackfillMain.withFlinkRunner(List.of("--runner=DirectRunner")), equalTo(List.of("--runner=DirectRunner")));
+    assertThat(BackfillMain.withFlinkRunner(List.of("--table=t")),
+        equalTo(List.of("--table=t", "--runner=FlinkRunner")));
+    assertThat(BackfillMain.withFlinkRunner(List.of("--runner=DirectRunner")),
+        equalTo(List.of("--runner=DirectRunner")));
   }
 
   @Test
