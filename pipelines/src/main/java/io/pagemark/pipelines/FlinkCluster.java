@@ -95,9 +95,9 @@ public final class FlinkCluster {
       throw new IllegalStateException("a Flink cluster of " + dir + " is already running at http://"
           + previous.get().restAddress + "; stop it first (pagemark flink-cluster stop)");
     }
-    Path lib = FlinkJvm.lib();
     long started = System.nanoTime();
     FlinkClusterFiles files = FlinkClusterFiles.write(dir, spec, freePort(), freePort());
+    Path lib = FlinkJvm.lib();
     List<String> jmResources = FlinkJvm.resourceParams(lib, files, "GET_JM_RESOURCE_PARAMS");
     List<String> tmResources = FlinkJvm.resourceParams(lib, files, "GET_TM_RESOURCE_PARAMS");
     FlinkCluster cluster = new FlinkCluster(dir, spec, files.restAddress(), -1, List.of());

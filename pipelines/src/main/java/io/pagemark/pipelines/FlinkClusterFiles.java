@@ -17,6 +17,8 @@ import java.util.stream.Stream;
  */
 final class FlinkClusterFiles {
   private static final String HOST = "127.0.0.1";
+  /** The file that marks a folder as a cluster's, so that a start may clear its subfolders. */
+  static final String MARKER = ".pagemark-flink-cluster";
   private static final String LOG4J =
       String.join(
           "\n",
@@ -38,8 +40,24 @@ final class FlinkClusterFiles {
     this.restAddress = restAddress;
   }
 
-  /** Writes the configuration of a cluster with the given ports, after clearing the folder's old conf, logs, tmp. */
+  /**
+   * Writes the configuration of a cluster with the given ports, after clearing the folder's old conf, logs and tmp.
+   * Refuses a folder that holds anything else and was not made by a start before, so that a mistyped {@code --dir}
+   * never loses files.
+   */
   static FlinkClusterFiles write(Path dir, FlinkCluster.Spec spec, int restPort, int rpcPort) throws IOException {
+    Path marker = dir.resolve(MARKER);
+    if (Files.isDirectory(dir) && !Files.exists(marker)) {
+      try (Stream<Path> s = Files.list(dir)) {
+        if (s.findAny().isPresent()) {
+          throw new IOException(dir + " is not empty and was not made by pagemark flink-cluster; give --dir an empty"
+              + " or new folder");
+        }
+      }
+    }
+    Files.createDirectories(dir);
+    Files.writeString(marker, "A Flink session cluster's folder, written by pagemark flink-cluster start.\n",
+        StandardCharsets.UTF_8);
     for (String sub : List.of("conf", "log", "tmp")) {
       deleteTree(dir.resolve(sub));
       Files.createDirectories(dir.resolve(sub));

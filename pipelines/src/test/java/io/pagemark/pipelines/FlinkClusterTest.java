@@ -38,6 +38,20 @@ class FlinkClusterTest {
   }
 
   @Test
+  void aFolderWithOtherFilesIsNeverCleared() throws Exception {
+    Path precious = Files.createDirectories(dir.resolve("mine/log")).resolve("notes.txt");
+    Files.writeString(precious, "keep me");
+    Result r = cli("flink-cluster", "start", "--dir=" + dir.resolve("mine"));
+    assertThat(r.code, is(1));
+    assertThat(r.err, containsString("is not empty and was not made by pagemark flink-cluster"));
+    assertThat(Files.readString(precious), equalTo("keep me"));
+    FlinkClusterFiles.write(dir.resolve("fresh"), FlinkCluster.Spec.of(1), 1, 2);
+    Files.writeString(dir.resolve("fresh/log/old.log"), "old");
+    FlinkClusterFiles.write(dir.resolve("fresh"), FlinkCluster.Spec.of(1), 1, 2);
+    assertThat(Files.exists(dir.resolve("fresh/log/old.log")), is(false));
+  }
+
+  @Test
   void theMemoryCalculatorsLinesBecomeJvmFlagsAndDynamicProperties() {
     List<String> jvm = new ArrayList<>();
     List<String> dynamic = new ArrayList<>();
