@@ -19,6 +19,7 @@ final class FlinkClusterFiles {
   private static final String HOST = "127.0.0.1";
   /** The file that marks a folder as a cluster's, so that a start may clear its subfolders. */
   static final String MARKER = ".pagemark-flink-cluster";
+  private static final String HEADER = "# Written by pagemark flink-cluster start; rewritten by every start.";
   private static final String LOG4J =
       String.join(
           "\n",
@@ -47,7 +48,7 @@ final class FlinkClusterFiles {
    */
   static FlinkClusterFiles write(Path dir, FlinkCluster.Spec spec, int restPort, int rpcPort) throws IOException {
     Path marker = dir.resolve(MARKER);
-    if (Files.isDirectory(dir) && !Files.exists(marker)) {
+    if (Files.isDirectory(dir) && !Files.exists(marker) && !writtenByUs(dir.resolve("conf").resolve("config.yaml"))) {
       try (Stream<Path> s = Files.list(dir)) {
         if (s.findAny().isPresent()) {
           throw new IOException(dir + " is not empty and was not made by pagemark flink-cluster; give --dir an empty"
@@ -94,9 +95,19 @@ final class FlinkClusterFiles {
     c.put("blob.storage.directory", tmp.resolve("blob").toString());
     c.put("web.tmpdir", tmp.resolve("web").toString());
     c.put("web.upload.dir", tmp.resolve("upload").toString());
-    StringBuilder b = new StringBuilder("# Written by pagemark flink-cluster start; rewritten by every start.\n");
+    StringBuilder b = new StringBuilder(HEADER + "\n");
     c.forEach((k, v) -> b.append(k).append(": ").append(v).append('\n'));
     return b.toString();
+  }
+
+  /** A configuration that a start wrote (folders made before the marker existed have only this). */
+  private static boolean writtenByUs(Path config) throws IOException {
+    if (!Files.isRegularFile(config)) {
+      return false;
+    }
+    try (Stream<String> lines = Files.lines(config, StandardCharsets.UTF_8)) {
+      return lines.findFirst().map(HEADER::equals).orElse(false);
+    }
   }
 
   String restAddress() {

@@ -69,6 +69,7 @@ class FlinkBackfillIT {
     clusterDir = Path.of("target", "flink-it").toAbsolutePath();
     stopAtExit = new Thread(() -> cli("flink-cluster", "stop", "--dir=" + clusterDir));
     Runtime.getRuntime().addShutdownHook(stopAtExit);
+    cli("flink-cluster", "stop", "--dir=" + clusterDir); // a cluster left by a run that was killed
     long t = System.nanoTime();
     Result start = cli("flink-cluster", "start", "--taskmanagers=2", "--dir=" + clusterDir);
     took("cluster start", t);
