@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
@@ -125,10 +126,14 @@ public final class BackfillCommand {
   /** Runs the build to the end, printing progress to {@code progress}; returns the published build's info. */
   public static BuildInfo run(BackfillOptions options, Backfill backfill, PrintStream progress) throws IOException {
     options.as(DirectOptions.class).setBlockOnRun(false);
+    Optional<FlinkTarget> flink = FlinkTarget.prepare(options, progress);
     Pipeline p = Pipeline.create(options);
     p.apply("Backfill " + options.getTable(), backfill);
     long started = System.nanoTime();
-    PipelineResult result = p.run();
+    PipelineResult result =
+        flink.isPresent()
+            ? FlinkProgress.run(p, options.getJobName(), flink.get(), options.getProgressSeconds(), progress, started)
+            : p.run();
     Progress.follow(result, options.getProgressSeconds(), progress, started);
     PipelineResult.State state = result.getState();
     if (state != PipelineResult.State.DONE) {

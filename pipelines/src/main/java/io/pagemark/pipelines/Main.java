@@ -33,6 +33,8 @@ public final class Main {
         return GcCommand.run(rest, out, err);
       case "page":
         return io.pagemark.cli.PageCommand.run(rest, out, err);
+      case "flink-cluster":
+        return FlinkClusterCommand.run(rest, out, err);
       default:
         err.println("pagemark: unknown command \"" + argv.get(0) + "\"");
         usage(err);
@@ -50,6 +52,7 @@ public final class Main {
     s.println("  gc         --index=DIR [--keep=3] [--graceMinutes=60]");
     s.println("  page       --table=T --gsi=G --index=DIR --group=G --page=N --pageSize=S [--order=asc|desc]"
         + " [--freshPages=K] [--dynamoEndpoint=URL] [--awsRegion=R]");
+    s.println("  flink-cluster  start|stop|status [--taskmanagers=N]   a local Flink session cluster (see README)");
     s.println("See README.md for every option.");
   }
 }

@@ -177,12 +177,12 @@ class BackfillIT {
   }
 
   /** Blanks the header fields that name the build: time (32..39), id (40..71) and the header checksum. */
-  private static void blankBuildFields(byte[] file, int headerLength) {
+  static void blankBuildFields(byte[] file, int headerLength) {
     java.util.Arrays.fill(file, 32, 72, (byte) 0);
     java.util.Arrays.fill(file, headerLength - 4, headerLength, (byte) 0);
   }
 
-  private static List<Path> groupFiles(Path build) throws IOException {
+  static List<Path> groupFiles(Path build) throws IOException {
     try (Stream<Path> s = Files.walk(build.resolve("groups"))) {
       return s.filter(p -> p.toString().endsWith(".pmi")).sorted().collect(Collectors.toList());
     }

@@ -1,0 +1,84 @@
+package io.pagemark.pipelines;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The two calls of Flink's REST API that pagemark needs: the cluster overview ({@code GET /overview}: does a
+ * JobManager answer, how many TaskManagers and slots it has) and the jobs ({@code GET /jobs/overview}: state and tasks
+ * finished of each). Any failure is an {@link IOException} whose message names the address.
+ */
+final class FlinkRest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The cluster as its JobManager sees it. */
+  record Overview(
+      int taskManagers,
+      int slotsTotal,
+      int slotsAvailable,
+      int jobsRunning,
+      int jobsFinished,
+      int jobsFailed,
+      int jobsCancelled,
+      String flinkVersion) {}
+
+  /** A job and how many of its tasks (parallel instances of its steps) have finished. */
+  record Job(String id, String name, String state, int tasksTotal, int tasksRunning, int tasksFinished) {}
+
+  private final String address;
+  private final HttpClient client;
+
+  /** A client of the REST endpoint at {@code host:port} (an {@code http://} prefix is accepted). */
+  FlinkRest(String address) {
+    this.address = address.replaceFirst("^https?://", "");
+    this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  }
+
+  String address() {
+    return address;
+  }
+
+  Overview overview() throws IOException {
+    JsonNode n = get("/overview");
+    return new Overview(
+        n.path("taskmanagers").asInt(), n.path("slots-total").asInt(), n.path("slots-available").asInt(),
+        n.path("jobs-running").asInt(), n.path("jobs-finished").asInt(), n.path("jobs-failed").asInt(),
+        n.path("jobs-cancelled").asInt(), n.path("flink-version").asText("?"));
+  }
+
+  List<Job> jobs() throws IOException {
+    List<Job> jobs = new ArrayList<>();
+    for (JsonNode j : get("/jobs/overview").path("jobs")) {
+      JsonNode t = j.path("tasks");
+      jobs.add(new Job(j.path("jid").asText(), j.path("name").asText(), j.path("state").asText(),
+          t.path("total").asInt(), t.path("running").asInt(), t.path("finished").asInt()));
+    }
+    return jobs;
+  }
+
+  private JsonNode get(String path) throws IOException {
+    URI uri = URI.create("http://" + address + path);
+    HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).GET().build();
+    HttpResponse<String> response;
+    try {
+      response = client.send(request, HttpResponse.BodyHandlers.ofString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while asking Flink at " + address, e);
+    } catch (IOException | IllegalArgumentException e) {
+      throw new IOException("no Flink REST endpoint answers at " + address + " (" + e + ")", e);
+    }
+    if (response.statusCode() != 200) {
+      throw new IOException("Flink at " + address + " answered " + response.statusCode() + " to GET " + path);
+    }
+    return JSON.readTree(response.body());
+  }
+}

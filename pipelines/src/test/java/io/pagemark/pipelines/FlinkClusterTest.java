@@ -1,0 +1,139 @@
+package io.pagemark.pipelines;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The session cluster's configuration, state folder and command line, without starting Flink (the IT does that). */
+class FlinkClusterTest {
+  @TempDir Path dir;
+
+  @Test
+  void configurationBindsEverythingToLoopbackWithTheSpecsMemory() {
+    String yaml = FlinkClusterFiles.config(new FlinkCluster.Spec(3, 4, "1g", "2g"), 18081, 16123, dir);
+    for (String line : List.of("jobmanager.rpc.address: 127.0.0.1", "jobmanager.bind-host: 127.0.0.1",
+        "taskmanager.bind-host: 127.0.0.1", "taskmanager.host: 127.0.0.1", "rest.address: 127.0.0.1",
+        "rest.bind-address: 127.0.0.1", "rest.port: 18081", "jobmanager.rpc.port: 16123",
+        "taskmanager.numberOfTaskSlots: 4", "jobmanager.memory.process.size: 1g",
+        "taskmanager.memory.process.size: 2g", "taskmanager.memory.network.min: 128m",
+        "io.tmp.dirs: " + dir)) {
+      assertThat(yaml.lines().toList(), hasItem(line));
+    }
+    assertThat(yaml, not(containsString("0.0.0.0")));
+  }
+
+  @Test
+  void aFolderWithOtherFilesIsNeverCleared() throws Exception {
+    Path precious = Files.createDirectories(dir.resolve("mine/log")).resolve("notes.txt");
+    Files.writeString(precious, "keep me");
+    Result r = cli("flink-cluster", "start", "--dir=" + dir.resolve("mine"));
+    assertThat(r.code, is(1));
+    assertThat(r.err, containsString("is not empty and was not made by pagemark flink-cluster"));
+    assertThat(Files.readString(precious), equalTo("keep me"));
+    FlinkClusterFiles.write(dir.resolve("fresh"), FlinkCluster.Spec.of(1), 1, 2);
+    Files.writeString(dir.resolve("fresh/log/old.log"), "old");
+    FlinkClusterFiles.write(dir.resolve("fresh"), FlinkCluster.Spec.of(1), 1, 2);
+    assertThat(Files.exists(dir.resolve("fresh/log/old.log")), is(false));
+  }
+
+  @Test
+  void theMemoryCalculatorsLinesBecomeJvmFlagsAndDynamicProperties() {
+    List<String> jvm = new ArrayList<>();
+    List<String> dynamic = new ArrayList<>();
+    FlinkJvm.split(List.of("-Xmx100 -Xms100", "-D a=1b -D b.c=2"), jvm, dynamic);
+    assertThat(jvm, equalTo(List.of("-Xmx100", "-Xms100")));
+    assertThat(dynamic, equalTo(List.of("-D", "a=1b", "-D", "b.c=2")));
+    jvm.clear();
+    dynamic.clear();
+    FlinkJvm.split(List.of("-Xmx1", ""), jvm, dynamic);
+    assertThat(dynamic, equalTo(List.of()));
+  }
+
+  @Test
+  void badOptionsAreUsageErrors() {
+    assertThat(cli("flink-cluster").code, is(2));
+    Result r = cli("flink-cluster", "restart");
+    assertThat(r.code, is(2));
+    assertThat(r.err, containsString("unknown action \"restart\" (start, stop or status)"));
+    r = cli("flink-cluster", "start", "--taskmanagers=0", "--dir=" + dir);
+    assertThat(r.code, is(2));
+    assertThat(r.err, containsString("--taskmanagers must be between 1 and 16, not 0"));
+    r = cli("flink-cluster", "start", "--taskManagerMemory=lots", "--dir=" + dir);
+    assertThat(r.code, is(2));
+    assertThat(r.err, containsString("--taskManagerMemory must look like 1280m or 2g, not \"lots\""));
+    r = cli("flink-cluster", "status", "--taskmanagers=2", "--dir=" + dir);
+    assertThat(r.code, is(2));
+    assertThat(r.err, containsString("unknown option --taskmanagers"));
+  }
+
+  @Test
+  void withoutAClusterStatusIsNotFoundAndStopHasNothingToDo() {
+    Result status = cli("flink-cluster", "status", "--dir=" + dir);
+    assertThat(status.code, is(3));
+    assertThat(status.err, containsString("no cluster is running in " + dir + "; start one with:"));
+    Result stop = cli("flink-cluster", "stop", "--dir=" + dir);
+    assertThat(stop.code, is(0));
+    assertThat(stop.out, containsString("nothing to stop"));
+  }
+
+  @Test
+  void aRecordedProcessIdThatIsNoLongerFlinkIsNeverSignalled() throws Exception {
+    Process stranger = new ProcessBuilder("sleep", "120").start();
+    try {
+      Files.writeString(dir.resolve(FlinkCluster.STATE_FILE), String.join("\n", "rest.address=127.0.0.1:1",
+          "taskmanagers=1", "slots=2", "jobmanager.memory=768m", "taskmanager.memory=1280m",
+          "jobmanager.pid=" + stranger.pid(), "taskmanager.pids=" + stranger.pid()));
+      FlinkCluster c = FlinkCluster.find(dir).orElseThrow();
+      assertThat(c.status().jobManagerAlive(), is(false));
+      assertThat(cli("flink-cluster", "status", "--dir=" + dir).code, is(3));
+      assertThat(c.stop(), is(0));
+      assertThat(stranger.waitFor(500, TimeUnit.MILLISECONDS), is(false));
+      assertThat(stranger.isAlive(), is(true));
+      assertThat(FlinkCluster.find(dir), equalTo(Optional.empty()));
+    } finally {
+      stranger.destroyForcibly();
+    }
+  }
+
+  @Test
+  void flinkRunGetsTheFlinkRunnerUnlessTheArgumentsNameOne() {
+    assertThat(BackfillMain.withFlinkRunner(List.of("--table=t")),
+        equalTo(List.of("--table=t", "--runner=FlinkRunner")));
+    assertThat(BackfillMain.withFlinkRunner(List.of("--runner=DirectRunner")),
+        equalTo(List.of("--runner=DirectRunner")));
+  }
+
+  @Test
+  void onlyHostAndPortNameACluster() {
+    assertThat(FlinkTarget.isRemote("[local]"), is(false));
+    assertThat(FlinkTarget.isRemote("[auto]"), is(false));
+    assertThat(FlinkTarget.isRemote("127.0.0.1:8081"), is(true));
+    assertThat(FlinkProgress.line(Optional.empty(), "job", 12.4),
+        equalTo("progress: running on Flink, 12 s (Beam's counts arrive when the job ends)"));
+  }
+
+  private static Result cli(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = Main.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  record Result(int code, String out, String err) {}
+}
