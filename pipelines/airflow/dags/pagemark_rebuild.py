@@ -24,8 +24,8 @@ with DAG(
     catchup=False,
     max_active_runs=1,  # one rebuild at a time: builds of one index must not race for CURRENT
     default_args={
-        "retries": 2,
-        "retry_delay": dt.timedelta(minutes=5),
+        "retries": int(os.environ.get("PAGEMARK_RETRIES", "2")),
+        "retry_delay": dt.timedelta(minutes=float(os.environ.get("PAGEMARK_RETRY_DELAY_MINUTES", "5"))),
         "retry_exponential_backoff": True,
     },
     params={

@@ -79,6 +79,7 @@ class AirflowDagIT {
         "AIRFLOW__CORE__LOAD_EXAMPLES", "false",
         "AIRFLOW__CORE__UNIT_TEST_MODE", "false",
         "PAGEMARK_JAR", jar.toString(),
+        "PAGEMARK_RETRIES", "0",
         "PATH", venv.resolve("bin") + ":" + System.getenv("PATH"));
   }
 
