@@ -1,0 +1,47 @@
+package io.pagemark.transforms;
+
+import java.nio.charset.StandardCharsets;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.Metrics;
+import org.apache.beam.sdk.transforms.DoFn;
+import redis.clients.jedis.params.SetParams;
+
+/**
+ * Runs once before any part is loaded: records the index's schema in its meta hash (or checks it against the one
+ * there), lists the index in the database's registry, and takes the build's lease, which keeps its temporary sets
+ * from being taken for stale ones.
+ */
+final class PrepareRedisFn extends DoFn<String, String> {
+  private final RedisTarget target;
+  private final Counter retries = Metrics.counter(Backfill.METRICS, "redisRetries");
+  private transient RedisSession redis;
+
+  PrepareRedisFn(RedisTarget target) {
+    this.target = target;
+  }
+
+  @Setup
+  public void setup() {
+    redis = target.session("pagemark-prepare", retries);
+  }
+
+  @ProcessElement
+  public void process(@Element String buildId, OutputReceiver<String> out) {
+    byte[] prefix = target.keyPrefix().getBytes(StandardCharsets.UTF_8);
+    redis.call("record the index's schema", j -> {
+      target.recordSchema(j);
+      j.hset(io.pagemark.redis.RedisLayout.REGISTRY, prefix, target.registryValue());
+      j.set(target.layout().leaseKey(buildId), Long.toString(System.currentTimeMillis()).getBytes(
+          StandardCharsets.US_ASCII), SetParams.setParams().px(target.temporaryTtlMillis()));
+      return null;
+    });
+    out.output(buildId);
+  }
+
+  @Teardown
+  public void teardown() {
+    if (redis != null) {
+      redis.close();
+    }
+  }
+}
