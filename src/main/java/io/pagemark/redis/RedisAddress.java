@@ -85,7 +85,11 @@ public record RedisAddress(String host, int port, int database, String user, Str
         user = null;
       }
     }
-    return new RedisAddress(host, port, db, user, password);
+    try {
+      return new RedisAddress(host, port, db, user, password);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("\"" + uri + "\": " + e.getMessage() + example);
+    }
   }
 
   /** Client settings: timeouts, database, credentials and a client name that shows in {@code CLIENT LIST}. */
