@@ -83,7 +83,14 @@ final class FinishRedisBuildFn extends DoFn<String, RedisLoadSummary> {
           + " persistence, or evict keys under maxmemory? Run the backfill again", null);
     }
     RedisIndexMeta meta = target.schema().finished(target.buildId(), System.currentTimeMillis(), entries, groups);
-    redis.call("record build " + target.buildId(), j -> j.hset(layout.metaKey(), meta.buildFields()));
+    Map<byte[], byte[]> fields = new java.util.LinkedHashMap<>(meta.schemaFields());
+    fields.putAll(meta.buildFields());
+    byte[] prefix = target.keyPrefix().getBytes(StandardCharsets.UTF_8);
+    // The schema again too: a Redis that restarted without persistence during the load lost the first write.
+    redis.call("record build " + target.buildId(), j -> {
+      j.hset(layout.metaKey(), fields);
+      return j.hset(RedisLayout.REGISTRY, prefix, target.registryValue());
+    });
     long removed = removeGroupsOfOtherBuilds();
     long stale = removeStaleTemporarySets();
     redis.call("release the lease of build " + target.buildId(), j -> j.del(layout.leaseKey(target.buildId())));

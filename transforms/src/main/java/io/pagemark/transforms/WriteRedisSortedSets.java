@@ -207,6 +207,7 @@ public final class WriteRedisSortedSets extends PTransform<PCollection<OrderedPa
     PCollection<GroupPublished> published =
         parts
             .apply("Wait for Redis", Wait.on(prepared))
+            .setCoder(parts.getCoder())
             .apply("Load parts into temporary sets", ParDo.of(new LoadPartFn(target)))
             .setCoder(KvCoder.of(ByteArrayCoder.of(), SerializableCoder.of(PartLoaded.class)))
             .apply("Group loaded parts by group", GroupByKey.create())
@@ -216,6 +217,7 @@ public final class WriteRedisSortedSets extends PTransform<PCollection<OrderedPa
     PCollectionView<Iterable<GroupPublished>> view = published.apply("Published groups", View.asIterable());
     return p.apply("Redis finish trigger", Create.of(buildId).withCoder(StringUtf8Coder.of()))
         .apply("Wait for the last group", Wait.on(published, prepared))
+        .setCoder(StringUtf8Coder.of())
         .apply("Finish the Redis build", ParDo.of(new FinishRedisBuildFn(target, view)).withSideInputs(view))
         .setCoder(SerializableCoder.of(RedisLoadSummary.class));
   }
