@@ -155,11 +155,16 @@ final class RedisServer implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException, IOException {
+  public void close() throws IOException {
     if (process != null && process.isAlive()) {
       process.destroy();
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        kill();
+      try {
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+          kill();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        process.destroyForcibly();
       }
     }
     try (var files = Files.list(dir)) {

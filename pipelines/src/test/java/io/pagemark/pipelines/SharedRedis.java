@@ -18,7 +18,7 @@ final class SharedRedis {
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         try {
           started.close();
-        } catch (Exception e) {
+        } catch (java.io.IOException e) {
           // the JVM is exiting; the process dies with it at worst
         }
       }));

@@ -109,6 +109,30 @@ final class TrickyParts {
     return new Index(schema, parts);
   }
 
+  /** The demo's key schema: table comments, GSI byProduct (PK2, SK), the table's key PK stored too. */
+  static final KeySchema COMMENTS = new KeySchema("comments", "byProduct", "PK2", KeyType.S,
+      List.of(new KeyAttribute("SK", KeyType.S, KeyAttribute.INDEX_SORT_KEY | KeyAttribute.TABLE_SORT_KEY),
+          new KeyAttribute("PK", KeyType.S, KeyAttribute.TABLE_PARTITION_KEY)),
+      "PK", "SK");
+
+  /**
+   * {@code n} demo-like comments of one product: ids {@code comment-0001234}, ISO timestamps, one in ten imported in
+   * bulk with the timestamp of another (runs of equal sort keys).
+   */
+  static List<IndexRecord> comments(KeyValue product, int n, long seed) {
+    Random r = new Random(seed);
+    java.time.Instant base = java.time.Instant.parse("2024-01-01T00:00:00Z");
+    List<IndexEntry> entries = new ArrayList<>();
+    String previous = base.toString();
+    for (int i = 0; i < n; i++) {
+      String at = r.nextInt(10) == 0 ? previous : base.plusSeconds(r.nextInt(90_000_000)).toString();
+      entries.add(new IndexEntry(product, List.of(KeyValue.ofString(at),
+          KeyValue.ofString(String.format("comment-%07d", seed * 1_000_000 + i)))));
+      previous = at;
+    }
+    return records(entries, r);
+  }
+
   /** A group's entries as the backfill's index records: in the index's order, runs of equal sort keys resolved. */
   static List<IndexRecord> records(List<IndexEntry> entries, Random r) {
     List<IndexEntry> sorted = new ArrayList<>(entries);
