@@ -30,8 +30,20 @@ final class RedisLoads {
   record Running(PipelineResult result, String token) {
     /** Waits for the end; throws what the pipeline threw. */
     RedisLoadSummary finish() {
-      result.waitUntilFinish();
+      PipelineResult.State end = result.waitUntilFinish();
+      if (end != PipelineResult.State.DONE) {
+        throw new AssertionError("the pipeline ended " + end);
+      }
       return SUMMARIES.remove(token);
+    }
+
+    /**
+     * Whether the pipeline has ended; throws what it threw if it failed. (Use this, not {@code getState()}, to poll:
+     * once {@code getState()} has seen a failure, the DirectRunner's {@code waitUntilFinish()} no longer throws it.)
+     */
+    boolean ended() {
+      PipelineResult.State s = result.waitUntilFinish(org.joda.time.Duration.millis(1));
+      return s != null && s.isTerminal();
     }
 
     long counter(String name) {

@@ -166,7 +166,7 @@ class RedisSinkIT {
     RedisLoads.Running load = RedisLoads.start(parts, write(uri(db), prefix, "b1").withBatchSize(3));
     long killed = 0;
     try (Jedis admin = client(db)) {
-      while (!load.result().getState().isTerminal()) {
+      while (!load.ended()) {
         killed += admin.clientKill(ClientKillParams.clientKillParams().type(ClientType.NORMAL)
             .skipMe(ClientKillParams.SkipMe.YES));
         Thread.sleep(30); // pace the kills so that some round trips get through
@@ -198,7 +198,7 @@ class RedisSinkIT {
       try (Jedis j = own.client()) {
         while (atKill < 3_000) {
           assertThat("the load ended before the test could restart Redis",
-              load.result().getState().isTerminal(), is(false));
+              load.ended(), is(false));
           assertThat("the load did not reach 3,000 members within 120 s", System.currentTimeMillis(),
               lessThan(deadline));
           atKill = j.zcard(temp);
