@@ -91,8 +91,17 @@ public final class RedisLayout implements Serializable {
 
   /** A SCAN MATCH pattern for every temporary set of every build (glob characters of the prefix escaped). */
   public byte[] tempKeyPattern() {
+    return globPrefix(concat(prefixBytes, TEMP));
+  }
+
+  /** A SCAN MATCH pattern for the temporary sets of one build. */
+  public byte[] tempKeyPattern(String buildId) {
+    return globPrefix(concat(prefixBytes, TEMP, bytes(IndexLayout.checkBuildId(buildId)), bytes(":")));
+  }
+
+  private static byte[] globPrefix(byte[] literal) {
     ByteArrayOutputStream b = new ByteArrayOutputStream();
-    for (byte x : concat(prefixBytes, TEMP)) {
+    for (byte x : literal) {
       if (x == '*' || x == '?' || x == '[' || x == ']' || x == '\\') {
         b.write('\\');
       }

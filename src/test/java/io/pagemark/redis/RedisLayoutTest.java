@@ -58,6 +58,8 @@ class RedisLayoutTest {
   void theScanPatternEscapesGlobCharactersOfThePrefix() {
     RedisLayout odd = new RedisLayout("p*[x]?\\:");
     assertThat(new String(odd.tempKeyPattern(), StandardCharsets.UTF_8), equalTo("p\\*\\[x\\]\\?\\\\:tmp:*"));
+    assertThat(new String(odd.tempKeyPattern("b1"), StandardCharsets.UTF_8),
+        equalTo("p\\*\\[x\\]\\?\\\\:tmp:b1:*"));
   }
 
   @Test

@@ -17,7 +17,7 @@ import redis.clients.jedis.Jedis;
  * still cannot start, {@link #start()} throws with the server's log (tests fail, they never skip). {@link #kill()}
  * and {@link #restart()} simulate a crash and a restart on the same port.
  */
-final class RedisServer implements AutoCloseable {
+public final class RedisServer implements AutoCloseable {
   private static final long START_TIMEOUT_MILLIS = 20_000;
 
   private final String executable;
@@ -32,22 +32,22 @@ final class RedisServer implements AutoCloseable {
   }
 
   /** Starts a server on a free port. */
-  static RedisServer start() throws IOException {
+  public static RedisServer start() throws IOException {
     RedisServer s = new RedisServer(executable(), freePort(), Files.createTempDirectory("pagemark-redis"));
     s.launch();
     return s;
   }
 
-  String uri() {
+  public String uri() {
     return "redis://127.0.0.1:" + port + "/0";
   }
 
-  int port() {
+  public int port() {
     return port;
   }
 
   /** A new connection; the caller closes it. */
-  Jedis client() {
+  public Jedis client() {
     return new Jedis("127.0.0.1", port);
   }
 

@@ -6,12 +6,12 @@ import java.io.IOException;
  * One redis-server for the Redis integration tests of a JVM that do not kill it, started on first use and stopped at
  * exit. Each test works under its own key prefix or flushes what it uses.
  */
-final class SharedRedis {
+public final class SharedRedis {
   private static RedisServer instance;
 
   private SharedRedis() {}
 
-  static synchronized RedisServer get() throws IOException {
+  public static synchronized RedisServer get() throws IOException {
     if (instance == null) {
       instance = RedisServer.start();
       RedisServer started = instance;

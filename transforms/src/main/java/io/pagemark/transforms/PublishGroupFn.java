@@ -81,9 +81,12 @@ final class PublishGroupFn extends DoFn<KV<byte[], Iterable<PartLoaded>>, GroupP
     long result = (Long) r;
     if (result < 0) {
       long found = -1 - result;
+      String why = found < expected
+          ? "did Redis restart without persistence, or evict keys under maxmemory?"
+          : "did another process write to it?";
       throw RedisFailure.of("group " + any.groupText() + ": its temporary set holds " + found + " of the "
-          + expected + " members this build loaded into it, so it was not published (did Redis restart without"
-          + " persistence, or evict keys under maxmemory?); run the backfill again", null);
+          + expected + " members this build loaded into it, so it was not published (" + why + "); run the backfill"
+          + " again", null);
     }
     published.inc();
     out.output(new GroupPublished(any.group(), stamp, any.groupText(), members, ties, unresolved));
