@@ -2,6 +2,7 @@ package io.pagemark.transforms;
 
 import io.pagemark.format.IndexRecord;
 import java.io.Serializable;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -17,6 +18,30 @@ record PartLoaded(
     long tieRunsUnresolved)
     implements Serializable {
   private static final long serialVersionUID = 1L;
+
+  // Arrays compare by content, so that Beam's coder checks see a decoded copy as equal to the original.
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof PartLoaded p
+        && Arrays.equals(group, p.group)
+        && Arrays.equals(stamp, p.stamp)
+        && groupText.equals(p.groupText)
+        && part == p.part
+        && parts == p.parts
+        && members == p.members
+        && tieRuns == p.tieRuns
+        && tieRunsUnresolved == p.tieRunsUnresolved;
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * Arrays.hashCode(group) + part;
+  }
+
+  @Override
+  public String toString() {
+    return "part " + (part + 1) + " of " + parts + " of group " + groupText + ": " + members + " members";
+  }
 
   /** Runs of equal sort keys that start in these records, and how many of them have an unknown order. */
   static long[] tieRuns(List<IndexRecord> records) {
