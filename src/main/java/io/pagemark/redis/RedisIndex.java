@@ -88,6 +88,9 @@ public final class RedisIndex implements Index {
     } catch (JedisConnectionException e) {
       redis.close();
       throw address.unreachable(e);
+    } catch (JedisException e) {
+      redis.close();
+      throw new IOException("reading the pagemark index at " + address + " failed: " + RedisAddress.rootMessage(e), e);
     } catch (IOException | RuntimeException e) {
       redis.close();
       throw e;

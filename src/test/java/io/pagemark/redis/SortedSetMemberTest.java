@@ -40,19 +40,21 @@ class SortedSetMemberTest {
     List<KeyAttribute> attrs = attributes(type);
     for (int round = 0; round < 200; round++) {
       List<IndexRecord> records = new ArrayList<>();
+      List<byte[]> members = new ArrayList<>();
       for (int i = 0; i < 40; i++) {
-        records.add(randomRecord(r, type));
+        IndexRecord rec = randomRecord(r, type);
+        records.add(rec);
+        members.add(SortedSetMember.encode(rec, attrs));
+        assertThat(SortedSetMember.decode(members.get(i), attrs), equalTo(rec));
       }
-      for (IndexRecord a : records) {
-        byte[] ea = SortedSetMember.encode(a, attrs);
-        assertThat(SortedSetMember.decode(ea, attrs), equalTo(a));
-        for (IndexRecord b : records) {
-          int expected = Integer.signum(RANK_ORDER.compare(a, b));
+      for (int a = 0; a < records.size(); a++) {
+        for (int b = 0; b < records.size(); b++) {
+          int expected = Integer.signum(RANK_ORDER.compare(records.get(a), records.get(b)));
           if (expected == 0) {
             continue; // one group never holds two records of equal sort key and tie position
           }
-          int actual = Integer.signum(Arrays.compareUnsigned(ea, SortedSetMember.encode(b, attrs)));
-          assertThat(a + " vs " + b, actual, is(expected));
+          int actual = Integer.signum(Arrays.compareUnsigned(members.get(a), members.get(b)));
+          assertThat(records.get(a) + " vs " + records.get(b), actual, is(expected));
         }
       }
     }

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.metrics.Counter;
@@ -83,7 +84,7 @@ final class FinishRedisBuildFn extends DoFn<String, RedisLoadSummary> {
           + " persistence, or evict keys under maxmemory? Run the backfill again", null);
     }
     RedisIndexMeta meta = target.schema().finished(target.buildId(), System.currentTimeMillis(), entries, groups);
-    Map<byte[], byte[]> fields = new java.util.LinkedHashMap<>(meta.schemaFields());
+    Map<byte[], byte[]> fields = new LinkedHashMap<>(meta.schemaFields());
     fields.putAll(meta.buildFields());
     byte[] prefix = target.keyPrefix().getBytes(StandardCharsets.UTF_8);
     // The schema again too: a Redis that restarted without persistence during the load lost the first write.

@@ -1,5 +1,6 @@
 package io.pagemark.transforms;
 
+import io.pagemark.redis.RedisLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.apache.beam.sdk.metrics.Counter;
@@ -34,7 +35,7 @@ final class PrepareRedisFn extends DoFn<String, String> {
     byte[] prefix = target.keyPrefix().getBytes(StandardCharsets.UTF_8);
     redis.call("record the index's schema", j -> {
       target.recordSchema(j);
-      j.hset(io.pagemark.redis.RedisLayout.REGISTRY, prefix, target.registryValue());
+      j.hset(RedisLayout.REGISTRY, prefix, target.registryValue());
       j.set(target.layout().leaseKey(buildId), Long.toString(System.currentTimeMillis()).getBytes(
           StandardCharsets.US_ASCII), SetParams.setParams().px(target.temporaryTtlMillis()));
       return null;

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.beam.sdk.metrics.Counter;
 import redis.clients.jedis.Jedis;
 
 /**
@@ -37,7 +38,7 @@ record RedisTarget(
     return new RedisLayout(keyPrefix);
   }
 
-  RedisSession session(String clientName, org.apache.beam.sdk.metrics.Counter retries) {
+  RedisSession session(String clientName, Counter retries) {
     return new RedisSession(address, clientName, maxRetryMillis, retries);
   }
 
