@@ -1,8 +1,8 @@
 package io.pagemark.cli;
 
-import io.pagemark.format.IndexLayout;
 import io.pagemark.key.Json;
 import io.pagemark.lookup.GroupPages;
+import io.pagemark.lookup.GroupRepublishedException;
 import io.pagemark.lookup.Index;
 import io.pagemark.lookup.Indexes;
 import io.pagemark.lookup.LookupException;
@@ -15,19 +15,22 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * {@code pagemark lookup --index=DIR --group=G --page=N[,N...] --pageSize=S [--order=asc|desc] [--build=ID]}: prints
- * one JSON object per requested page, in the order asked. Every page is resolved before anything is printed, so a
- * page out of range prints nothing on stdout (exit code 3).
+ * {@code pagemark lookup --index=DIR|redis://HOST:PORT[/DB][?prefix=P] --group=G --page=N[,N...] --pageSize=S
+ * [--order=asc|desc] [--build=ID]}: prints one JSON object per requested page, in the order asked, the same for every
+ * backend. Every page is resolved before anything is printed, so a page out of range prints nothing on stdout (exit
+ * code 3).
  */
 public final class LookupCommand {
   static final Set<String> OPTIONS = Set.of("index", "group", "page", "pageSize", "order", "build");
   /** DynamoDB reads at most 1 MB a request; a page is at most what one Query can be asked for. */
   static final int MAX_PAGE_SIZE = 1_000_000;
+  static final int REPUBLISHED_ATTEMPTS = 3;
 
   private LookupCommand() {}
 
   static final String USAGE =
-      "usage: pagemark lookup --index=DIR --group=G --page=N[,N...] --pageSize=S [--order=asc|desc] [--build=ID]";
+      "usage: pagemark lookup --index=DIR|redis://HOST:PORT[/DB][?prefix=P] --group=G --page=N[,N...] --pageSize=S"
+          + " [--order=asc|desc] [--build=ID]";
 
   public static int run(List<String> argv, PrintStream out, PrintStream err) {
     if (argv.contains("--help")) {
@@ -46,20 +49,9 @@ public final class LookupCommand {
       } catch (IllegalArgumentException e) {
         throw new Args.UsageException(e.getMessage());
       }
-      String build = args.get("build", null);
-      if (build != null) {
-        try {
-          IndexLayout.checkBuildId(build);
-        } catch (IllegalArgumentException e) {
-          throw new Args.UsageException(e.getMessage());
-        }
-      }
-      List<String> lines = new ArrayList<>();
-      try (Index index = Indexes.open(spec, build);
-          GroupPages g = openGroup(index, group)) {
-        for (long page : pages) {
-          lines.add(toJson(g.pageStart(page, pageSize, order)));
-        }
+      List<String> lines;
+      try (Index index = open(spec, args.get("build", null))) {
+        lines = pageStarts(index, group, pages, pageSize, order);
       }
       lines.forEach(out::println);
       return ExitCode.OK;
@@ -73,6 +65,35 @@ public final class LookupCommand {
     } catch (IOException e) {
       err.println("pagemark lookup: " + e);
       return ExitCode.FAILURE;
+    }
+  }
+
+  private static Index open(String spec, String build) throws IOException, Args.UsageException {
+    try {
+      return Indexes.open(spec, build);
+    } catch (IllegalArgumentException e) {
+      throw new Args.UsageException(e.getMessage()); // a malformed --index URI or --build id
+    }
+  }
+
+  /**
+   * Every requested page's line. A backend that publishes group by group (Redis) may replace the group while it is
+   * read; the lookup then starts over on the new build, a few times at most.
+   */
+  private static List<String> pageStarts(Index index, String group, List<Long> pages, int pageSize, Order order)
+      throws IOException, LookupException {
+    for (int attempt = 1; ; attempt++) {
+      List<String> lines = new ArrayList<>();
+      try (GroupPages g = openGroup(index, group)) {
+        for (long page : pages) {
+          lines.add(toJson(g.pageStart(page, pageSize, order)));
+        }
+        return lines;
+      } catch (GroupRepublishedException e) {
+        if (attempt >= REPUBLISHED_ATTEMPTS) {
+          throw e;
+        }
+      }
     }
   }
 

@@ -1,0 +1,16 @@
+package io.pagemark.lookup;
+
+import java.io.IOException;
+
+/**
+ * A group was replaced by a newer build while a lookup was reading it (possible with backends that publish group by
+ * group, such as Redis). The lookup read nothing inconsistent; opening the group again and repeating the lookup
+ * answers from the new build.
+ */
+public final class GroupRepublishedException extends IOException {
+  private static final long serialVersionUID = 1L;
+
+  public GroupRepublishedException(String message) {
+    super(message);
+  }
+}
