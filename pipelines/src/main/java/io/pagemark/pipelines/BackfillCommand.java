@@ -36,7 +36,8 @@ public final class BackfillCommand {
     } catch (IllegalArgumentException e) {
       err.println("pagemark backfill: " + e.getMessage());
       err.println(
-          "usage: pagemark backfill --table=T (--gsi=G | --groupAttribute=A --sortAttribute=B) --output=DIR"
+          "usage: pagemark backfill --table=T (--gsi=G | --groupAttribute=A --sortAttribute=B)"
+              + " (--output=DIR | --redis=redis://HOST:PORT[/DB] | both) [--redisKeyPrefix=P] [--redisBatchSize=N]"
               + " [--dynamoEndpoint=URL] [--awsRegion=R] [--segments=N] [--runner=...]");
       return ExitCode.USAGE;
     }
@@ -48,6 +49,12 @@ public final class BackfillCommand {
     }
     try {
       BuildInfo info = run(options, backfill, err);
+      if (info == null) {
+        out.printf("pagemark backfill: published build %s of table %s to Redis %s; dead letters, if any, in %s%n",
+            backfill.buildId(), options.getTable(), io.pagemark.redis.RedisAddress.parse(options.getRedis()),
+            Path.of(options.getDeadLetterOutput(), backfill.buildId()));
+        return ExitCode.OK;
+      }
       BuildInfo.Counts c = info.counts();
       out.printf(
           "pagemark backfill: published build %s of table %s to %s: %,d items scanned, %,d entries in %,d groups,"
@@ -70,6 +77,10 @@ public final class BackfillCommand {
     if (explicit && (o.getGroupAttribute() == null || o.getSortAttribute() == null)) {
       throw new IllegalArgumentException("--groupAttribute and --sortAttribute go together");
     }
+    if (o.getOutput() == null && o.getRedis() == null) {
+      throw new IllegalArgumentException("give --output=DIR, --redis=redis://HOST:PORT, or both");
+    }
+    RedisSink.check(o);
     if (!explicit && o.getGsi() == null) {
       throw new IllegalArgumentException("give --gsi=INDEX, or --groupAttribute and --sortAttribute");
     }
@@ -120,6 +131,11 @@ public final class BackfillCommand {
     if (o.getBuildId() != null) {
       b = b.withBuild(o.getBuildId(), System.currentTimeMillis());
     }
+    io.pagemark.transforms.WriteRedisSortedSets redis =
+        RedisSink.of(o, schema, b.buildId(), System.currentTimeMillis());
+    if (redis != null) {
+      b = b.withRedis(redis).withDeadLetterOutput(o.getDeadLetterOutput());
+    }
     return b;
   }
 
@@ -138,6 +154,9 @@ public final class BackfillCommand {
     PipelineResult.State state = result.getState();
     if (state != PipelineResult.State.DONE) {
       throw new IllegalStateException("pipeline ended in state " + state + "; nothing was published");
+    }
+    if (options.getOutput() == null) {
+      return null; // Redis only: the sink's finish step checked and recorded the build in Redis
     }
     Path root = Path.of(options.getOutput());
     return BuildInfo.read(

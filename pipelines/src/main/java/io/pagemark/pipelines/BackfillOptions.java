@@ -6,7 +6,7 @@ import org.apache.beam.sdk.options.Description;
 import org.apache.beam.sdk.options.Validation;
 
 /** Options of {@code pagemark backfill}; every Beam option (runner, parallelism, ...) is accepted as well. */
-public interface BackfillOptions extends AwsOptions {
+public interface BackfillOptions extends AwsOptions, RedisOptions {
   @Description("DynamoDB table to index.")
   @Validation.Required
   String getTable();
@@ -42,11 +42,18 @@ public interface BackfillOptions extends AwsOptions {
 
   void setSortAttributeType(String value);
 
-  @Description("Index root directory; each build is published under it atomically.")
-  @Validation.Required
+  @Description("Index root directory; each build is published under it atomically. Optional with --redis.")
   String getOutput();
 
   void setOutput(String value);
+
+  @Description(
+      "Where dead letters go without --output: DIR/BUILD_ID/part-N.jsonl (default: pagemark-deadletters in the"
+          + " working directory).")
+  @Default.String("pagemark-deadletters")
+  String getDeadLetterOutput();
+
+  void setDeadLetterOutput(String value);
 
   @Description("DynamoDB endpoint URL, e.g. http://127.0.0.1:8000 for DynamoDB Local.")
   String getDynamoEndpoint();

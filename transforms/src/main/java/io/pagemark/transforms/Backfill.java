@@ -54,6 +54,7 @@ public final class Backfill extends PTransform<PBegin, PCollection<BuildInfo.Cou
   private final long buildTimeMillis;
   private final int keepBuilds;
   private final long maxPartEntries;
+  private WriteRedisSortedSets redis;
 
   private Backfill(
       DynamoConnection connection,
@@ -83,7 +84,7 @@ public final class Backfill extends PTransform<PBegin, PCollection<BuildInfo.Cou
 
   /** The index root directory (required). */
   public Backfill withOutput(String root) {
-    return new Backfill(connection, schema, root, segments, buildId, buildTimeMillis, keepBuilds, maxPartEntries);
+    return carry(new Backfill(connection, schema, root, segments, buildId, buildTimeMillis, keepBuilds, maxPartEntries));
   }
 
   /** Number of parallel Scan segments (1 to 1,000,000). */
@@ -91,13 +92,13 @@ public final class Backfill extends PTransform<PBegin, PCollection<BuildInfo.Cou
     if (n < 1 || n > 1_000_000) {
       throw new IllegalArgumentException("segments must be between 1 and 1000000, not " + n);
     }
-    return new Backfill(connection, schema, output, n, buildId, buildTimeMillis, keepBuilds, maxPartEntries);
+    return carry(new Backfill(connection, schema, output, n, buildId, buildTimeMillis, keepBuilds, maxPartEntries));
   }
 
   /** The build's id and time (for tests and schedulers that name builds themselves). */
   public Backfill withBuild(String id, long timeMillis) {
-    return new Backfill(
-        connection, schema, output, segments, IndexLayout.checkBuildId(id), timeMillis, keepBuilds, maxPartEntries);
+    return carry(new Backfill(
+        connection, schema, output, segments, IndexLayout.checkBuildId(id), timeMillis, keepBuilds, maxPartEntries));
   }
 
   /** How many published builds to keep (the newest, and always the current one). */
@@ -105,7 +106,7 @@ public final class Backfill extends PTransform<PBegin, PCollection<BuildInfo.Cou
     if (n < 1) {
       throw new IllegalArgumentException("keepBuilds must be at least 1, not " + n);
     }
-    return new Backfill(connection, schema, output, segments, buildId, buildTimeMillis, n, maxPartEntries);
+    return carry(new Backfill(connection, schema, output, segments, buildId, buildTimeMillis, n, maxPartEntries));
   }
 
   /**
@@ -116,7 +117,36 @@ public final class Backfill extends PTransform<PBegin, PCollection<BuildInfo.Cou
     if (n < 1) {
       throw new IllegalArgumentException("maxPartEntries must be at least 1, not " + n);
     }
-    return new Backfill(connection, schema, output, segments, buildId, buildTimeMillis, keepBuilds, n);
+    return carry(new Backfill(connection, schema, output, segments, buildId, buildTimeMillis, keepBuilds, n));
+  }
+
+  /**
+   * Also load the index into Redis (or only, without {@link #withOutput}; dead letters then need
+   * {@link #withDeadLetterOutput}).
+   */
+  public Backfill withRedis(WriteRedisSortedSets sink) {
+    Backfill b = new Backfill(connection, schema, output, segments, buildId, buildTimeMillis, keepBuilds,
+        maxPartEntries);
+    b.redis = sink;
+    b.deadLetterOutput = deadLetterOutput;
+    return b;
+  }
+
+  /** Where dead letters go when there is no file index: {@code DIR/BUILD_ID/part-N.jsonl}. */
+  public Backfill withDeadLetterOutput(String dir) {
+    Backfill b = new Backfill(connection, schema, output, segments, buildId, buildTimeMillis, keepBuilds,
+        maxPartEntries);
+    b.redis = redis;
+    b.deadLetterOutput = dir;
+    return b;
+  }
+
+  private String deadLetterOutput;
+
+  private Backfill carry(Backfill b) {
+    b.redis = redis;
+    b.deadLetterOutput = deadLetterOutput;
+    return b;
   }
 
   public String buildId() {
@@ -125,8 +155,11 @@ public final class Backfill extends PTransform<PBegin, PCollection<BuildInfo.Cou
 
   @Override
   public void validate(org.apache.beam.sdk.options.PipelineOptions options) {
-    if (output == null || output.isBlank()) {
-      throw new IllegalArgumentException("Backfill needs an output directory: withOutput(...)");
+    if ((output == null || output.isBlank()) && redis == null) {
+      throw new IllegalArgumentException("Backfill needs an output directory (withOutput) or a Redis sink");
+    }
+    if ((output == null || output.isBlank()) && deadLetterOutput == null) {
+      throw new IllegalArgumentException("Backfill without an output directory needs withDeadLetterOutput(...)");
     }
   }
 
@@ -143,7 +176,11 @@ public final class Backfill extends PTransform<PBegin, PCollection<BuildInfo.Cou
                         ScanSegmentFn.ENTRIES,
                         TupleTagList.of(ScanSegmentFn.DEAD_LETTERS).and(ScanSegmentFn.TALLIES)));
 
-    String root = Path.of(output).toAbsolutePath().normalize().toString();
+    String deadLetterDir =
+        output != null
+            ? new IndexLayout(Path.of(output).toAbsolutePath().normalize()).partialBuild(buildId)
+                .resolve(IndexLayout.DEAD_LETTER).toString()
+            : Path.of(deadLetterOutput).toAbsolutePath().normalize().resolve(buildId).toString();
     PCollectionView<Long> deadLetters =
         scanned
             .get(ScanSegmentFn.DEAD_LETTERS)
@@ -154,7 +191,7 @@ public final class Backfill extends PTransform<PBegin, PCollection<BuildInfo.Cou
                     .withKeyType(TypeDescriptors.integers()))
             .setCoder(KvCoder.of(VarIntCoder.of(), StringUtf8Coder.of()))
             .apply("Group dead letters", GroupByKey.create())
-            .apply("Write dead letters", ParDo.of(new WriteDeadLettersFn(root, buildId)))
+            .apply("Write dead letters", ParDo.of(new WriteDeadLettersFn(deadLetterDir)))
             .setCoder(VarLongCoder.of())
             .apply("Count dead letters", Sum.longsGlobally().asSingletonView());
 
@@ -176,6 +213,7 @@ public final class Backfill extends PTransform<PBegin, PCollection<BuildInfo.Cou
                 .withBuild(buildId, buildTimeMillis)
                 .withKeepBuilds(keepBuilds)
                 .withMaxPartEntries(maxPartEntries)
-                .withScanCounts(new BuildIndex.ScanCounts(tallies, deadLetters)));
+                .withScanCounts(new BuildIndex.ScanCounts(tallies, deadLetters))
+                .withRedis(redis));
   }
 }

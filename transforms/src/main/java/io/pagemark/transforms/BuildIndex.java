@@ -50,6 +50,7 @@ public final class BuildIndex extends PTransform<PCollection<IndexEntry>, PColle
   private final int keepBuilds;
   private final long maxPartEntries;
   private final ScanCounts scanCounts;
+  private final WriteRedisSortedSets redis;
 
   /** What the source read besides the entries, for the build's accounting. */
   public record ScanCounts(PCollectionView<Map<String, Long>> tallies, PCollectionView<Long> deadLetters) {}
@@ -62,7 +63,8 @@ public final class BuildIndex extends PTransform<PCollection<IndexEntry>, PColle
       long buildTimeMillis,
       int keepBuilds,
       long maxPartEntries,
-      ScanCounts scanCounts) {
+      ScanCounts scanCounts,
+      WriteRedisSortedSets redis) {
     this.schema = schema;
     this.connection = connection;
     this.output = output;
@@ -71,6 +73,7 @@ public final class BuildIndex extends PTransform<PCollection<IndexEntry>, PColle
     this.keepBuilds = keepBuilds;
     this.maxPartEntries = maxPartEntries;
     this.scanCounts = scanCounts;
+    this.redis = redis;
   }
 
   /** A build of entries with this key schema; output required; keeps 3 builds; parts of 200,000 entries. */
@@ -78,23 +81,23 @@ public final class BuildIndex extends PTransform<PCollection<IndexEntry>, PColle
     long now = System.currentTimeMillis();
     return new BuildIndex(
         Objects.requireNonNull(schema), null, null, BuildIds.newId(now), now, 3, Backfill.DEFAULT_MAX_PART_ENTRIES,
-        null);
+        null, null);
   }
 
   /** Learn DynamoDB's order of equal sort keys by querying the schema's index through this connection. */
   public BuildIndex withTieResolution(DynamoConnection c) {
-    return new BuildIndex(schema, c, output, buildId, buildTimeMillis, keepBuilds, maxPartEntries, scanCounts);
+    return new BuildIndex(schema, c, output, buildId, buildTimeMillis, keepBuilds, maxPartEntries, scanCounts, redis);
   }
 
   /** The index root directory. */
   public BuildIndex withOutput(String root) {
-    return new BuildIndex(schema, connection, root, buildId, buildTimeMillis, keepBuilds, maxPartEntries, scanCounts);
+    return new BuildIndex(schema, connection, root, buildId, buildTimeMillis, keepBuilds, maxPartEntries, scanCounts, redis);
   }
 
   /** The build's id and time. */
   public BuildIndex withBuild(String id, long timeMillis) {
     return new BuildIndex(
-        schema, connection, output, IndexLayout.checkBuildId(id), timeMillis, keepBuilds, maxPartEntries, scanCounts);
+        schema, connection, output, IndexLayout.checkBuildId(id), timeMillis, keepBuilds, maxPartEntries, scanCounts, redis);
   }
 
   /** Published builds to keep (the current one is never removed). */
@@ -102,7 +105,7 @@ public final class BuildIndex extends PTransform<PCollection<IndexEntry>, PColle
     if (n < 1) {
       throw new IllegalArgumentException("keepBuilds must be at least 1, not " + n);
     }
-    return new BuildIndex(schema, connection, output, buildId, buildTimeMillis, n, maxPartEntries, scanCounts);
+    return new BuildIndex(schema, connection, output, buildId, buildTimeMillis, n, maxPartEntries, scanCounts, redis);
   }
 
   /**
@@ -113,12 +116,18 @@ public final class BuildIndex extends PTransform<PCollection<IndexEntry>, PColle
     if (n < 1) {
       throw new IllegalArgumentException("maxPartEntries must be at least 1, not " + n);
     }
-    return new BuildIndex(schema, connection, output, buildId, buildTimeMillis, keepBuilds, n, scanCounts);
+    return new BuildIndex(schema, connection, output, buildId, buildTimeMillis, keepBuilds, n, scanCounts, redis);
   }
 
   /** The scan's counts, so that the build accounts for items that did not become entries. */
   public BuildIndex withScanCounts(ScanCounts counts) {
-    return new BuildIndex(schema, connection, output, buildId, buildTimeMillis, keepBuilds, maxPartEntries, counts);
+    return new BuildIndex(schema, connection, output, buildId, buildTimeMillis, keepBuilds, maxPartEntries, counts, redis);
+  }
+
+  /** Also (or only, without {@link #withOutput}) load the index into Redis with this sink. */
+  public BuildIndex withRedis(WriteRedisSortedSets sink) {
+    return new BuildIndex(
+        schema, connection, output, buildId, buildTimeMillis, keepBuilds, maxPartEntries, scanCounts, sink);
   }
 
   public String buildId() {
@@ -127,15 +136,22 @@ public final class BuildIndex extends PTransform<PCollection<IndexEntry>, PColle
 
   @Override
   public void validate(org.apache.beam.sdk.options.PipelineOptions options) {
-    if (output == null || output.isBlank()) {
-      throw new IllegalArgumentException("BuildIndex needs an output directory: withOutput(...)");
+    if ((output == null || output.isBlank()) && redis == null) {
+      throw new IllegalArgumentException("BuildIndex needs an output directory or a Redis sink");
     }
   }
 
   @Override
   public PCollection<BuildInfo.Counts> expand(PCollection<IndexEntry> entries) {
-    String root = Path.of(output).toAbsolutePath().normalize().toString();
     PCollection<OrderedPart> parts = entries.apply("Order groups", new OrderGroups());
+    if (redis != null) {
+      parts.apply("Write Redis sorted sets", redis);
+    }
+    if (output == null) {
+      return entries.getPipeline()
+          .apply("No file index", Create.empty(SerializableCoder.of(BuildInfo.Counts.class)));
+    }
+    String root = Path.of(output).toAbsolutePath().normalize().toString();
 
     PCollectionTuple written =
         parts.apply(

@@ -1,6 +1,5 @@
 package io.pagemark.transforms;
 
-import io.pagemark.format.IndexLayout;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,12 +12,10 @@ import org.apache.beam.sdk.values.KV;
 
 /** Writes one shard of dead letters, sorted so that two builds write the same file, and outputs its line count. */
 final class WriteDeadLettersFn extends DoFn<KV<Integer, Iterable<String>>, Long> {
-  private final String root;
-  private final String buildId;
+  private final String directory;
 
-  WriteDeadLettersFn(String root, String buildId) {
-    this.root = root;
-    this.buildId = buildId;
+  WriteDeadLettersFn(String directory) {
+    this.directory = directory;
   }
 
   @ProcessElement
@@ -26,7 +23,7 @@ final class WriteDeadLettersFn extends DoFn<KV<Integer, Iterable<String>>, Long>
     List<String> lines = new ArrayList<>();
     shard.getValue().forEach(lines::add);
     lines.sort(null);
-    Path dir = new IndexLayout(Path.of(root)).partialBuild(buildId).resolve(IndexLayout.DEAD_LETTER);
+    Path dir = Path.of(directory);
     Files.createDirectories(dir);
     Path file = dir.resolve(String.format("part-%05d.jsonl", shard.getKey()));
     try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
