@@ -96,6 +96,19 @@ public final class GroupFile implements AutoCloseable {
     }
   }
 
+  /**
+   * Reads the encoded records with ranks {@code [rank, rank + count)} into {@code into} (which needs
+   * {@code count * recordWidth} bytes remaining).
+   */
+  void readEncoded(long rank, int count, ByteBuffer into) throws IOException {
+    if (rank < 0 || count < 0 || rank + count > header.entryCount()) {
+      throw new IndexOutOfBoundsException("ranks " + rank + "+" + count + " of " + header.entryCount());
+    }
+    ByteBuffer b = into.slice().limit(count * header.recordWidth());
+    readFully(channel, b, headerLength + rank * header.recordWidth());
+    into.position(into.position() + b.position());
+  }
+
   /** Receives records in rank order. */
   public interface RecordConsumer {
     void accept(IndexRecord r) throws IOException;

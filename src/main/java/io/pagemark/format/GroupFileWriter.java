@@ -89,6 +89,45 @@ public final class GroupFileWriter implements AutoCloseable {
     count++;
   }
 
+  /**
+   * Appends the records of {@code source} with ranks {@code [from, to)} as they are, each widened with zeros to this
+   * file's record width: a sequential copy with no decoding. The source must store the same attributes, and its
+   * records must not be wider than this file's.
+   */
+  public void copyRecords(GroupFile source, long from, long to) throws IOException {
+    GroupHeader h = source.header();
+    if (!h.attributes().equals(header.attributes())) {
+      throw new IllegalArgumentException(
+          "cannot copy records of " + source.path() + ": it stores " + h.attributes() + ", this file "
+              + header.attributes());
+    }
+    int width = h.recordWidth();
+    if (width > header.recordWidth()) {
+      throw new IllegalArgumentException(
+          "cannot copy records of width " + width + " into a file of width " + header.recordWidth());
+    }
+    int perBlock = Math.max(1, (1 << 20) / width);
+    ByteBuffer block = ByteBuffer.allocate(perBlock * width);
+    for (long rank = from; rank < to; ) {
+      int n = (int) Math.min(perBlock, to - rank);
+      block.clear();
+      source.readEncoded(rank, n, block);
+      if (width == header.recordWidth()) {
+        out.write(block.array(), 0, n * width);
+        sha.update(block.array(), 0, n * width);
+      } else {
+        for (int i = 0; i < n; i++) {
+          java.util.Arrays.fill(record, (byte) 0);
+          System.arraycopy(block.array(), i * width, record, 0, width);
+          out.write(record);
+          sha.update(record);
+        }
+      }
+      count += n;
+      rank += n;
+    }
+  }
+
   /** Writes the header with the final count and checksum and closes the file; returns that header. */
   public GroupHeader finish() throws IOException {
     out.close();
