@@ -6,7 +6,10 @@ import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
 
-/** The {@code pagemark} command line: {@code demo}, {@code backfill}, {@code lookup}. Exit codes per {@link ExitCode}. */
+/**
+ * The {@code pagemark} command line: {@code demo}, {@code backfill}, {@code lookup}, {@code stream}, {@code commit},
+ * {@code relay}. Exit codes per {@link ExitCode}.
+ */
 public final class Main {
   private Main() {}
 
@@ -27,6 +30,12 @@ public final class Main {
         return BackfillCommand.run(rest, out, err);
       case "lookup":
         return LookupCommand.run(rest, out, err);
+      case "stream":
+        return StreamCommand.run(rest, out, err);
+      case "commit":
+        return CommitCommand.run(rest, out, err);
+      case "relay":
+        return RelayCommand.run(rest, out, err);
       default:
         err.println("pagemark: unknown command \"" + argv.get(0) + "\"");
         usage(err);
@@ -40,6 +49,10 @@ public final class Main {
     s.println("  backfill   --table=T (--gsi=G | --groupAttribute=A --sortAttribute=B) --output=DIR"
         + " [--dynamoEndpoint=URL] [--awsRegion=R] [--segments=N] [--runner=...]");
     s.println("  lookup     --index=DIR --group=G --page=N[,N...] --pageSize=S [--order=asc|desc] [--build=ID]");
+    s.println("  stream     --stream=NAME --output=DIR --table=T --gsi=G [--kinesisEndpoint=URL]"
+        + " [--dynamoEndpoint=URL] [--from=resume|trim_horizon|latest|INSTANT]");
+    s.println("  commit     --index=DIR [--group=G] [--dynamoEndpoint=URL] [--resolveTies=true|false]");
+    s.println("  relay      --table=T --stream=NAME [--dynamoEndpoint=URL] [--kinesisEndpoint=URL] [--createStream=N]");
     s.println("See README.md for every option.");
   }
 }

@@ -194,6 +194,11 @@ public final class Relay implements AutoCloseable {
     checkFailure();
   }
 
+  /** Throws {@link IllegalStateException} when the relay thread failed (with its cause). */
+  public void checkHealthy() {
+    checkFailure();
+  }
+
   private void checkFailure() {
     if (failure != null) {
       throw new IllegalStateException("the relay failed: " + failure.getMessage(), failure);
