@@ -38,7 +38,7 @@ class RelayIT {
     try (DynamoDbClient c = local.client();
         Relay relay = Relay.start(local.connection(), table, kinesalite.connection(), table,
             new Relay.Options(0.1, 20, 7))) {
-      kinds = StreamTable.randomWrites(c, table, 600, 150, 3);
+      kinds = StreamTable.randomWrites(c, table, 400, 120, 3);
       relay.awaitIdle(Duration.ofSeconds(60));
       List<Record> records = readAll(kinesalite, table);
       assertThat((long) records.size(), is(relay.put()));

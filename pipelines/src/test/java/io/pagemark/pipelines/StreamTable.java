@@ -54,10 +54,44 @@ final class StreamTable {
    * domain (ties), group keys from {@link #GROUPS} with one hot group. Returns how many writes of each kind were made.
    */
   static Map<Kind, Integer> randomWrites(DynamoDbClient c, String table, int count, int itemSpace, long seed) {
-    Random r = new Random(seed);
-    Map<String, Map<String, AttributeValue>> live = new HashMap<>();
-    Map<Kind, Integer> kinds = new HashMap<>();
-    for (int i = 0; i < count; i++) {
+    Writer w = new Writer(c, table, itemSpace, seed);
+    w.write(count);
+    return w.kinds();
+  }
+
+  /** Random writes that remember the table between calls, so that later writes update what earlier ones wrote. */
+  static final class Writer {
+    private final DynamoDbClient c;
+    private final String table;
+    private final int itemSpace;
+    private final Random r;
+    private final Map<String, Map<String, AttributeValue>> live = new HashMap<>();
+    private final Map<Kind, Integer> kinds = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicInteger written = new java.util.concurrent.atomic.AtomicInteger();
+
+    Writer(DynamoDbClient c, String table, int itemSpace, long seed) {
+      this.c = c;
+      this.table = table;
+      this.itemSpace = itemSpace;
+      this.r = new Random(seed);
+    }
+
+    Map<Kind, Integer> kinds() {
+      return Map.copyOf(kinds);
+    }
+
+    int written() {
+      return written.get();
+    }
+
+    void write(int count) {
+      for (int i = 0; i < count; i++) {
+        writeOne();
+      }
+    }
+
+    private void writeOne() {
+      int i = written.get();
       String pk = String.format("item-%05d", r.nextInt(itemSpace));
       Map<String, AttributeValue> current = live.get(pk);
       Kind kind;
@@ -99,8 +133,8 @@ final class StreamTable {
         live.put(pk, item);
       }
       kinds.merge(kind, 1, Integer::sum);
+      written.incrementAndGet();
     }
-    return kinds;
   }
 
   private static Map<String, AttributeValue> newItem(String pk, Random r) {
@@ -118,6 +152,50 @@ final class StreamTable {
 
   private static String sort(Random r) {
     return String.format("2026-%02d-%02d", 1 + r.nextInt(3), 1 + r.nextInt(9));
+  }
+
+  /**
+   * Asserts that every page of every group, in both orders, served through the index's current build, is the page
+   * DynamoDB's own cursor walk returns; groups with no items must be absent from the index.
+   */
+  static void assertEveryPageIsDynamoDbsPage(DynamoDbClient c, String table, java.nio.file.Path index, int pageSize)
+      throws Exception {
+    io.pagemark.lookup.PageQuery query = new io.pagemark.lookup.PageQuery(c, table, GSI, "PK2");
+    try (io.pagemark.lookup.FileIndex idx = io.pagemark.lookup.FileIndex.open(index)) {
+      for (String g : GROUPS) {
+        for (boolean forward : new boolean[] {true, false}) {
+          List<List<Map<String, AttributeValue>>> walk = PageWalk.pages(c, table, GSI, g, pageSize, forward);
+          io.pagemark.lookup.GroupPages pages;
+          try {
+            pages = idx.group(g);
+          } catch (io.pagemark.lookup.GroupNotFoundException e) {
+            org.hamcrest.MatcherAssert.assertThat("group " + g + " is not in build " + idx.buildId()
+                + " but DynamoDB has pages", walk.size(), org.hamcrest.Matchers.is(0));
+            continue;
+          }
+          try (pages) {
+            org.hamcrest.MatcherAssert.assertThat("pages of group " + g + " in build " + idx.buildId(),
+                pages.pages(pageSize), org.hamcrest.Matchers.is((long) walk.size()));
+            for (int n = 1; n <= walk.size(); n++) {
+              io.pagemark.lookup.PageStart start = pages.pageStart(n, pageSize,
+                  forward ? io.pagemark.lookup.Order.ASC : io.pagemark.lookup.Order.DESC);
+              org.hamcrest.MatcherAssert.assertThat(
+                  "group " + g + " page " + n + (forward ? " asc" : " desc") + " in build " + idx.buildId(),
+                  keys(query.fetch(start).items()), org.hamcrest.Matchers.equalTo(keys(walk.get(n - 1))));
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** The keys of a page's items, for readable comparisons. */
+  static List<String> keys(List<Map<String, AttributeValue>> page) {
+    List<String> out = new ArrayList<>();
+    for (Map<String, AttributeValue> item : page) {
+      out.add(item.get("PK").s() + "|" + item.get("SK2").s());
+    }
+    return out;
   }
 
   /** Group keys that currently hold items in the table's index. */

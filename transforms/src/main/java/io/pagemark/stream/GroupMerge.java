@@ -78,9 +78,11 @@ final class GroupMerge {
     List<Long> appliedTimes = new ArrayList<>();
     for (Map.Entry<List<KeyValue>, List<IndexChange>> e : byItem.entrySet()) {
       IndexChange latest = null;
-      Set<Version> seen = new HashSet<>();
+      Set<List<Object>> seen = new HashSet<>();
       for (IndexChange c : e.getValue()) {
-        if (ledger.isNew(e.getKey(), c.version()) && seen.add(c.version())) {
+        // a duplicate record has its original's creation time and content (its sequence number may differ)
+        List<Object> identity = java.util.Arrays.asList(c.version().creationMicros(), c.removed(), c.added());
+        if (ledger.isNew(e.getKey(), c.version()) && seen.add(identity)) {
           applied++;
           appliedTimes.add(c.version().creationMicros());
           if (latest == null || c.version().isAfter(latest.version())) {

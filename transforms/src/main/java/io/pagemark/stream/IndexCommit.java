@@ -56,8 +56,11 @@ public final class IndexCommit {
   static final String LEDGERS = "versions";
   static final String LOCK = ".commit.lock";
 
-  /** A test hook called at each step that changes files; a test throws from it to simulate a crash there. */
-  interface Steps {
+  /**
+   * Told each time a commit has changed files ("started", "group", "linked", "written", "published", "discarded",
+   * "pruned", ...): for progress, and for tests that throw from it to simulate a crash at that point.
+   */
+  public interface Steps {
     void reached(String step) throws IOException;
 
     Steps NONE = step -> {};
@@ -149,7 +152,8 @@ public final class IndexCommit {
     return new IndexCommit(root, group, connection, keepBuilds, dedupeWindow, out, steps, ties);
   }
 
-  IndexCommit withSteps(Steps s) {
+  /** Calls {@code s} after every step that changes files. */
+  public IndexCommit withSteps(Steps s) {
     return new IndexCommit(root, group, connection, keepBuilds, dedupeWindow, progress, s, ties);
   }
 
