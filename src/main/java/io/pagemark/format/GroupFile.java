@@ -114,7 +114,12 @@ public final class GroupFile implements AutoCloseable {
     void accept(IndexRecord r) throws IOException;
   }
 
-  private IndexRecord decode(ByteBuffer b, long rank) throws IndexFormatException {
+  /** A sequential reader of this file's records that can copy unchanged runs of them to a writer. */
+  public RecordCursor cursor() {
+    return new RecordCursor(this);
+  }
+
+  IndexRecord decode(ByteBuffer b, long rank) throws IndexFormatException {
     try {
       int tie = b.getInt();
       int runWord = b.getInt();

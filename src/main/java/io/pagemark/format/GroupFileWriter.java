@@ -90,42 +90,32 @@ public final class GroupFileWriter implements AutoCloseable {
   }
 
   /**
-   * Appends the records of {@code source} with ranks {@code [from, to)} as they are, each widened with zeros to this
-   * file's record width: a sequential copy with no decoding. The source must store the same attributes, and its
-   * records must not be wider than this file's.
+   * Appends {@code count} records encoded with width {@code sourceWidth} (at most this file's) from {@code b} at
+   * {@code offset}, unchanged but for the zero padding to this file's width. Used by {@link RecordCursor} to copy
+   * runs of records of a file with the same attributes.
    */
-  public void copyRecords(GroupFile source, long from, long to) throws IOException {
-    GroupHeader h = source.header();
-    if (!h.attributes().equals(header.attributes())) {
+  void appendEncoded(byte[] b, int offset, int count, int sourceWidth) throws IOException {
+    if (sourceWidth > header.recordWidth()) {
       throw new IllegalArgumentException(
-          "cannot copy records of " + source.path() + ": it stores " + h.attributes() + ", this file "
-              + header.attributes());
+          "cannot copy records of width " + sourceWidth + " into a file of width " + header.recordWidth());
     }
-    int width = h.recordWidth();
-    if (width > header.recordWidth()) {
-      throw new IllegalArgumentException(
-          "cannot copy records of width " + width + " into a file of width " + header.recordWidth());
-    }
-    int perBlock = Math.max(1, (1 << 20) / width);
-    ByteBuffer block = ByteBuffer.allocate(perBlock * width);
-    for (long rank = from; rank < to; ) {
-      int n = (int) Math.min(perBlock, to - rank);
-      block.clear();
-      source.readEncoded(rank, n, block);
-      if (width == header.recordWidth()) {
-        out.write(block.array(), 0, n * width);
-        sha.update(block.array(), 0, n * width);
-      } else {
-        for (int i = 0; i < n; i++) {
-          java.util.Arrays.fill(record, (byte) 0);
-          System.arraycopy(block.array(), i * width, record, 0, width);
-          out.write(record);
-          sha.update(record);
-        }
+    if (sourceWidth == header.recordWidth()) {
+      out.write(b, offset, count * sourceWidth);
+      sha.update(b, offset, count * sourceWidth);
+    } else {
+      for (int i = 0; i < count; i++) {
+        java.util.Arrays.fill(record, (byte) 0);
+        System.arraycopy(b, offset + i * sourceWidth, record, 0, sourceWidth);
+        out.write(record);
+        sha.update(record);
       }
-      count += n;
-      rank += n;
     }
+    this.count += count;
+  }
+
+  /** The header this file is written with (count and checksum not final). */
+  GroupHeader header() {
+    return header;
   }
 
   /** Writes the header with the final count and checksum and closes the file; returns that header. */

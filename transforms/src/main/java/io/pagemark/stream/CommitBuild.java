@@ -207,14 +207,25 @@ final class CommitBuild {
     }
   }
 
-  /** Removes the oldest builds beyond {@code keepBuilds}, never the current one. */
+  /**
+   * Removes the oldest published builds (by their {@code build.json} time) beyond {@code keepBuilds}, counting the
+   * current one, which is never removed.
+   */
   void prune(IndexLayout layout) throws IOException {
-    List<String> ids = layout.builds();
     String current = layout.currentBuildId();
-    for (int i = 0; i < ids.size() - keepBuilds; i++) {
-      if (!ids.get(i).equals(current)) {
-        deleteTree(layout.build(ids.get(i)));
+    List<String> others = new ArrayList<>(layout.builds());
+    others.remove(current);
+    Map<String, Long> created = new java.util.HashMap<>();
+    for (String id : others) {
+      try {
+        created.put(id, BuildInfo.read(layout.build(id).resolve(IndexLayout.BUILD_INFO)).createdAtMillis());
+      } catch (IOException e) {
+        created.put(id, Long.MIN_VALUE); // unreadable: oldest
       }
+    }
+    others.sort(Comparator.comparing((String id) -> created.get(id)).thenComparing(id -> id));
+    for (int i = 0; i < others.size() - (keepBuilds - 1); i++) {
+      deleteTree(layout.build(others.get(i)));
     }
   }
 

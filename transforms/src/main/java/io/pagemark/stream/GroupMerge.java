@@ -5,6 +5,7 @@ import io.pagemark.format.GroupFile;
 import io.pagemark.format.GroupFileWriter;
 import io.pagemark.format.GroupHeader;
 import io.pagemark.format.IndexRecord;
+import io.pagemark.format.RecordCursor;
 import io.pagemark.key.KeyValue;
 import io.pagemark.transforms.GroupRecords;
 import io.pagemark.transforms.TieOrder;
@@ -21,8 +22,8 @@ import java.util.TreeMap;
 
 /**
  * Merges one group's pending changes into its group file, streaming: only the changes are sorted; the base file is
- * copied record block by record block, untouched, except for the runs of the sort keys the changes name, which are
- * rebuilt (entries removed, entries added, equal sort keys put in DynamoDB's order again by a {@link TieOrder}).
+ * read once, in order, and copied block by block without decoding ({@link RecordCursor}), except for the runs of the
+ * sort keys the changes name, which are rebuilt (entries removed, entries added, equal sort keys put in DynamoDB's order again by a {@link TieOrder}).
  *
  * <p>Per item, the newest change that the {@link VersionLedger} has not seen decides: the item is at that change's
  * added entry, or absent; every entry of the item any of its changes names is removed from the base first. Changes no
@@ -123,33 +124,29 @@ final class GroupMerge {
     }
     GroupHeader header = new GroupHeader(template.groupAttribute(), group, template.attributes(), width, 0,
         template.buildTimeMillis(), template.buildId(), new byte[32]);
-    long n = base == null ? 0 : base.count();
-    long pos = 0;
     long runsRebuilt = 0;
     long newRuns = 0;
     long newUnresolved = 0;
     GroupHeader done;
+    RecordCursor cursor = base == null ? null : base.cursor();
     try (GroupFileWriter w = new GroupFileWriter(out, header)) {
       for (Map.Entry<KeyValue, List<IndexEntry>> e : addsBySortKey.entrySet()) {
         KeyValue sortKey = e.getKey();
-        long lo = firstAtLeast(sortKey, pos, n, false);
-        long hi = firstAtLeast(sortKey, lo, n, true);
-        if (pos < lo) {
-          w.copyRecords(base, pos, lo);
-        }
         List<IndexEntry> entries = new ArrayList<>();
         List<IndexRecord> run = new ArrayList<>();
-        for (long r = lo; r < hi; r++) {
-          IndexRecord rec = base.record(r);
-          run.add(rec);
-          if (!drop.contains(rec.keys())) {
-            entries.add(new IndexEntry(group, rec.keys()));
+        if (cursor != null) {
+          cursor.copyWhileBelow(sortKey, w);
+          while (cursor.hasNext() && cursor.compareNextSortKey(sortKey) == 0) {
+            IndexRecord rec = cursor.next();
+            run.add(rec);
+            if (!drop.contains(rec.keys())) {
+              entries.add(new IndexEntry(group, rec.keys()));
+            }
           }
         }
-        pos = hi;
         if (sameEntries(run, entries, e.getValue())) {
-          if (lo < hi) {
-            w.copyRecords(base, lo, hi); // nothing changes in this run (a replay, or names of other entries)
+          for (IndexRecord rec : run) {
+            w.append(rec); // nothing changes in this run (a replay, or names of other entries)
           }
           continue;
         }
@@ -165,8 +162,8 @@ final class GroupMerge {
         newUnresolved += records.unresolvedRuns();
         runsRebuilt++;
       }
-      if (pos < n) {
-        w.copyRecords(base, pos, n);
+      if (cursor != null) {
+        cursor.copyRest(w);
       }
       done = w.finish();
     }
@@ -196,24 +193,5 @@ final class GroupMerge {
       baseRunsRemoved++;
       baseUnresolvedRemoved += run.get(0).runOrderKnown() ? 0 : 1;
     }
-  }
-
-  /**
-   * The first rank in {@code [from, n)} whose sort key is at least {@code key} (or, when {@code strictly}, greater
-   * than it); {@code n} when there is none. A binary search: the base is in ascending sort key order.
-   */
-  private long firstAtLeast(KeyValue key, long from, long n, boolean strictly) throws IOException {
-    long lo = from;
-    long hi = n;
-    while (lo < hi) {
-      long mid = (lo + hi) >>> 1;
-      int c = base.record(mid).sortKey().compareTo(key);
-      if (strictly ? c <= 0 : c < 0) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
   }
 }

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class IndexCommitTest {
-  static final long T0 = 1_800_000_000_000L;
+  static final long T0 = 1_700_000_000_000L;
 
   /** Base build after {@code baseAt} records; the WAL holds records from {@code walFrom} on, shuffled, 10% twice. */
   static ChangeScenario prepare(Path root, long seed, int records, int baseAt, int walFrom) throws IOException {
