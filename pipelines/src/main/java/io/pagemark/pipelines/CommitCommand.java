@@ -72,8 +72,8 @@ final class CommitCommand {
       }
       return ExitCode.OK;
     } catch (NoSuchFileException e) {
-      err.println("pagemark commit: " + e.getMessage() + " (" + e.getReason()
-          + "); run pagemark backfill first, the WAL keeps the stream's changes until then");
+      err.println("pagemark commit: " + e.getMessage()
+          + "; run pagemark backfill first (the WAL keeps the stream's changes until then)");
       return ExitCode.FAILURE;
     } catch (IllegalArgumentException e) {
       err.println("pagemark commit: " + e.getMessage());

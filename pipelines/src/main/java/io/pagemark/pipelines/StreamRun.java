@@ -170,7 +170,7 @@ final class StreamRun implements AutoCloseable {
     return ms < 0 ? "-" : "~" + ms + " ms";
   }
 
-  /** Cancels the pipeline. */
+  /** Cancels the pipeline (it stops shortly after). */
   void stop() {
     try {
       if (!result.getState().isTerminal()) {
@@ -181,8 +181,14 @@ final class StreamRun implements AutoCloseable {
     }
   }
 
+  /** Cancels the pipeline and waits until it has stopped reading. */
   @Override
   public void close() {
     stop();
+    try {
+      result.waitUntilFinish(Duration.standardSeconds(30));
+    } catch (RuntimeException e) {
+      // it failed while stopping; nothing more to stop
+    }
   }
 }

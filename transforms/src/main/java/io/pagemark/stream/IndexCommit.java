@@ -169,7 +169,9 @@ public final class IndexCommit {
    */
   public Result run() throws IOException {
     long started = System.nanoTime();
-    Files.createDirectories(root);
+    if (!Files.isDirectory(root)) {
+      throw new NoSuchFileException(root.toString(), null, "no such index directory");
+    }
     try (FileChannel lockFile =
             FileChannel.open(root.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock = lockFile.lock()) {
