@@ -82,6 +82,7 @@ final class CommitBuild {
     Files.createDirectories(partial);
     TreeMap<Path, List<Path>> snapshot = new TreeMap<>();
     for (Path dir : groupDirs) {
+      Wal.deleteAbandoned(dir, Duration.ofHours(1));
       List<Path> segments = Wal.segments(dir);
       if (!segments.isEmpty()) {
         snapshot.put(dir, segments);

@@ -76,6 +76,23 @@ public final class Wal {
     return out;
   }
 
+  /**
+   * Deletes temporary segment files in a group folder older than {@code age}: what a stream killed while writing
+   * left behind (a live writer renames its file within a flush).
+   */
+  public static void deleteAbandoned(Path groupDir, java.time.Duration age) throws IOException {
+    long cutoff = System.currentTimeMillis() - age.toMillis();
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(groupDir, ".s-*" + WalSegment.SUFFIX + ".tmp")) {
+      for (Path p : ds) {
+        if (Files.getLastModifiedTime(p).toMillis() < cutoff) {
+          Files.deleteIfExists(p);
+        }
+      }
+    } catch (NoSuchFileException e) {
+      // no folder, nothing abandoned
+    }
+  }
+
   /** Every group folder that holds at least one finished segment, in path order. */
   public List<Path> pendingGroupDirs() throws IOException {
     Path groups = dir().resolve(GROUPS);
