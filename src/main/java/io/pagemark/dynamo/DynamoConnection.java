@@ -11,6 +11,7 @@ import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
  * How to reach DynamoDB: an optional endpoint (DynamoDB Local, for instance) and a region. Serializable, so that a
@@ -41,6 +42,19 @@ public record DynamoConnection(String endpoint, String region) implements Serial
   public DynamoDbClient client() {
     var b =
         DynamoDbClient.builder()
+            .region(Region.of(region))
+            .httpClient(UrlConnectionHttpClient.create())
+            .credentialsProvider(credentials());
+    if (endpoint != null) {
+      b.endpointOverride(URI.create(endpoint));
+    }
+    return b.build();
+  }
+
+  /** A new client of the table's DynamoDB Stream (same endpoint, region and credentials); the caller closes it. */
+  public DynamoDbStreamsClient streamsClient() {
+    var b =
+        DynamoDbStreamsClient.builder()
             .region(Region.of(region))
             .httpClient(UrlConnectionHttpClient.create())
             .credentialsProvider(credentials());

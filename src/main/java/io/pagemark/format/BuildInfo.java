@@ -20,6 +20,9 @@ import java.util.List;
  * @param groupType its type: S, N or B
  * @param attributes the attributes stored in each record, the index sort key first
  * @param counts items read and where each went
+ * @param groupBuilds for a build made by an incremental commit: the ids of the builds whose group files it holds
+ *     (unchanged groups keep the file, and the header, an earlier build wrote); null for a backfill's build
+ * @param commit for a build made by an incremental commit: what it applied; null for a backfill's build
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record BuildInfo(
@@ -31,7 +34,38 @@ public record BuildInfo(
     String groupAttribute,
     String groupType,
     List<Attribute> attributes,
-    Counts counts) {
+    Counts counts,
+    List<String> groupBuilds,
+    Commit commit) {
+
+  /** A backfill's build: it wrote every group file itself. */
+  public BuildInfo(int formatVersion, String buildId, long createdAtMillis, String table, String indexName,
+      String groupAttribute, String groupType, List<Attribute> attributes, Counts counts) {
+    this(formatVersion, buildId, createdAtMillis, table, indexName, groupAttribute, groupType, attributes, counts,
+        null, null);
+  }
+
+  /** Whether a group file written by build {@code id} belongs to this build. */
+  public boolean holdsFilesOf(String id) {
+    return buildId.equals(id) || (groupBuilds != null && groupBuilds.contains(id));
+  }
+
+  /**
+   * What an incremental commit applied to its base build.
+   *
+   * @param baseBuild the build the commit started from
+   * @param horizonMicros changes created before this time (microseconds) count as already in the index
+   * @param segments WAL segments applied (and then discarded)
+   * @param changes changes read from them
+   * @param applied changes that were newer than what the index held
+   * @param stale changes that were not (duplicates, replays, late records)
+   * @param groupsRewritten group files written anew
+   * @param groupsLinked group files carried over unchanged (hard links)
+   * @param lagMillisP50 median time from a change's ApproximateCreationDateTime to this build's publication
+   * @param lagMillisP95 95th percentile of the same
+   */
+  public record Commit(String baseBuild, long horizonMicros, long segments, long changes, long applied, long stale,
+      long groupsRewritten, long groupsLinked, long lagMillisP50, long lagMillisP95) {}
 
   /** A stored key attribute, as JSON. */
   public record Attribute(String name, String type, List<String> roles) {}

@@ -96,12 +96,30 @@ public final class GroupFile implements AutoCloseable {
     }
   }
 
+  /**
+   * Reads the encoded records with ranks {@code [rank, rank + count)} into {@code into} (which needs
+   * {@code count * recordWidth} bytes remaining).
+   */
+  void readEncoded(long rank, int count, ByteBuffer into) throws IOException {
+    if (rank < 0 || count < 0 || rank + count > header.entryCount()) {
+      throw new IndexOutOfBoundsException("ranks " + rank + "+" + count + " of " + header.entryCount());
+    }
+    ByteBuffer b = into.slice().limit(count * header.recordWidth());
+    readFully(channel, b, headerLength + rank * header.recordWidth());
+    into.position(into.position() + b.position());
+  }
+
   /** Receives records in rank order. */
   public interface RecordConsumer {
     void accept(IndexRecord r) throws IOException;
   }
 
-  private IndexRecord decode(ByteBuffer b, long rank) throws IndexFormatException {
+  /** A sequential reader of this file's records that can copy unchanged runs of them to a writer. */
+  public RecordCursor cursor() {
+    return new RecordCursor(this);
+  }
+
+  IndexRecord decode(ByteBuffer b, long rank) throws IndexFormatException {
     try {
       int tie = b.getInt();
       int runWord = b.getInt();

@@ -95,6 +95,35 @@ public final class GroupFileWriter implements AutoCloseable {
     count++;
   }
 
+  /**
+   * Appends {@code count} records encoded with width {@code sourceWidth} (at most this file's) from {@code b} at
+   * {@code offset}, unchanged but for the zero padding to this file's width. Used by {@link RecordCursor} to copy
+   * runs of records of a file with the same attributes.
+   */
+  void appendEncoded(byte[] b, int offset, int count, int sourceWidth) throws IOException {
+    if (sourceWidth > header.recordWidth()) {
+      throw new IllegalArgumentException(
+          "cannot copy records of width " + sourceWidth + " into a file of width " + header.recordWidth());
+    }
+    if (sourceWidth == header.recordWidth()) {
+      out.write(b, offset, count * sourceWidth);
+      sha.update(b, offset, count * sourceWidth);
+    } else {
+      for (int i = 0; i < count; i++) {
+        java.util.Arrays.fill(record, (byte) 0);
+        System.arraycopy(b, offset + i * sourceWidth, record, 0, sourceWidth);
+        out.write(record);
+        sha.update(record);
+      }
+    }
+    this.count += count;
+  }
+
+  /** The header this file is written with (count and checksum not final). */
+  GroupHeader header() {
+    return header;
+  }
+
   /** Writes the header with the final count and checksum and closes the file; returns that header. */
   public GroupHeader finish() throws IOException {
     out.close();

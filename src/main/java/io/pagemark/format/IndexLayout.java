@@ -107,6 +107,21 @@ public final class IndexLayout {
     }
   }
 
+  /**
+   * Publishes a finished partial build as {@link #publish} does, but only if {@code CURRENT} still names
+   * {@code expectedCurrent}: a build derived from another one (an incremental commit) must not replace a build
+   * published since. Returns false, publishing nothing, when {@code CURRENT} moved. Callers that derive builds
+   * serialize among themselves; a backfill that publishes between the check and the switch is superseded by the
+   * derived build, which is still a complete index (its base plus the changes since).
+   */
+  public boolean publishIfCurrent(String id, String expectedCurrent) throws IOException {
+    if (!expectedCurrent.equals(currentBuildId())) {
+      return false;
+    }
+    publish(id);
+    return true;
+  }
+
   /** Published build ids, oldest first (ids sort by time). */
   public List<String> builds() throws IOException {
     List<String> ids = new ArrayList<>();

@@ -78,7 +78,7 @@ public final class FileIndex implements Index {
           "group " + key + " is not in build " + info.buildId() + " of the index");
     }
     GroupFile f = GroupFile.open(file);
-    if (!f.header().groupKey().equals(key) || !f.header().buildId().equals(info.buildId())) {
+    if (!f.header().groupKey().equals(key) || !info.holdsFilesOf(f.header().buildId())) {
       f.close();
       throw new IndexFormatException(file, "holds group " + f.header().groupKey() + " of build "
           + f.header().buildId() + ", expected " + key + " of build " + info.buildId());

@@ -21,13 +21,13 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  * only the table's primary key. An entry that DynamoDB no longer returns (deleted since the scan) leaves the run
  * unresolved; items DynamoDB returns that the scan did not see (written since) are ignored.
  */
-final class DynamoTieOrder implements TieOrder {
+public final class DynamoTieOrder implements TieOrder {
   private final DynamoDbClient client;
   private final KeySchema schema;
   private final Counter queries;
   private final Counter retries;
 
-  DynamoTieOrder(DynamoDbClient client, KeySchema schema, Counter queries, Counter retries) {
+  public DynamoTieOrder(DynamoDbClient client, KeySchema schema, Counter queries, Counter retries) {
     this.client = client;
     this.schema = schema;
     this.queries = queries;

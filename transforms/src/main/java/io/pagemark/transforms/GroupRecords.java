@@ -12,9 +12,9 @@ import java.util.List;
  * with each record's position in the run, the run's length and the descending-order slots (see the README's "Equal
  * sort keys").
  */
-final class GroupRecords {
+public final class GroupRecords {
   /** Receives records in rank order. */
-  interface Sink {
+  public interface Sink {
     void accept(IndexRecord r) throws IOException;
   }
 
@@ -26,13 +26,13 @@ final class GroupRecords {
   private long count;
   private IndexEntry previous;
 
-  GroupRecords(TieOrder ties, Sink sink) {
+  public GroupRecords(TieOrder ties, Sink sink) {
     this.ties = ties;
     this.sink = sink;
   }
 
   /** Adds the next entry; entries must come in {@link IndexEntry#ORDER}. */
-  void add(IndexEntry e) throws IOException {
+  public void add(IndexEntry e) throws IOException {
     if (previous != null) {
       int c = IndexEntry.ORDER.compare(previous, e);
       if (c > 0) {
@@ -48,19 +48,19 @@ final class GroupRecords {
   }
 
   /** Writes the last run. */
-  void finish() throws IOException {
+  public void finish() throws IOException {
     flush();
   }
 
-  long count() {
+  public long count() {
     return count;
   }
 
-  long tieRuns() {
+  public long tieRuns() {
     return tieRuns;
   }
 
-  long unresolvedRuns() {
+  public long unresolvedRuns() {
     return unresolvedRuns;
   }
 

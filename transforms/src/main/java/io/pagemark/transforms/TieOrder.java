@@ -9,7 +9,7 @@ import java.util.List;
  * that no sort of their keys reproduces, and its descending order is not the ascending one reversed, so both are
  * learned from DynamoDB itself.
  */
-interface TieOrder {
+public interface TieOrder {
   /**
    * The run's order as DynamoDB reads it.
    *

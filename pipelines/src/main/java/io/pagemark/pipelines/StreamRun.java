@@ -1,0 +1,194 @@
+package io.pagemark.pipelines;
+
+import io.pagemark.dynamo.DynamoConnection;
+import io.pagemark.dynamo.KeySchema;
+import io.pagemark.format.BuildInfo;
+import io.pagemark.format.IndexLayout;
+import io.pagemark.format.KeyAttribute;
+import io.pagemark.stream.KinesisConnection;
+import io.pagemark.stream.LagBuckets;
+import io.pagemark.stream.StreamToWal;
+import io.pagemark.stream.Wal;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.beam.runners.direct.DirectOptions;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.io.aws2.kinesis.KinesisIO;
+import org.joda.time.Duration;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
+import software.amazon.awssdk.services.kinesis.model.ResourceNotFoundException;
+import software.amazon.kinesis.common.InitialPositionInStream;
+
+/**
+ * A running {@code pagemark stream} pipeline: {@link #start} checks the options against DynamoDB, Kinesis and the
+ * index, then runs KinesisIO into {@link StreamToWal} without blocking; {@link #stop} cancels it. Records read but not
+ * yet appended when it stops are read again by the next run (it resumes from the WAL's resume position).
+ */
+final class StreamRun implements AutoCloseable {
+  private final PipelineResult result;
+  private final String startedFrom;
+  private final long startedNanos = System.nanoTime();
+
+  private StreamRun(PipelineResult result, String startedFrom) {
+    this.result = result;
+    this.startedFrom = startedFrom;
+  }
+
+  /** Validates, then starts the pipeline. Throws {@link IllegalArgumentException} for a problem the user can fix. */
+  static StreamRun start(StreamOptions o) throws IOException {
+    if (o.getFlushMillis() < 1) {
+      throw new IllegalArgumentException("--flushMillis must be at least 1, not " + o.getFlushMillis());
+    }
+    if (o.getWatermarkIdleSeconds() < 1) {
+      throw new IllegalArgumentException("--watermarkIdleSeconds must be at least 1, not " + o.getWatermarkIdleSeconds());
+    }
+    String region = o.getAwsRegion() == null ? null : o.getAwsRegion().id();
+    KinesisConnection kinesis = new KinesisConnection(o.getKinesisEndpoint(), region);
+    DynamoConnection dynamo = new DynamoConnection(o.getDynamoEndpoint(), region);
+    KeySchema schema;
+    try (DynamoDbClient c = dynamo.client()) {
+      schema = KeySchema.describe(c, o.getTable(), o.getGsi());
+    } catch (software.amazon.awssdk.core.exception.SdkException e) {
+      throw new IllegalArgumentException("cannot describe table " + o.getTable() + " at " + dynamo + ": "
+          + e.getMessage(), e);
+    }
+    checkIndex(Path.of(o.getOutput()), schema);
+    try (KinesisClient k = kinesis.client()) {
+      k.describeStreamSummary(b -> b.streamName(o.getStream()));
+    } catch (ResourceNotFoundException e) {
+      throw new IllegalArgumentException("Kinesis stream " + o.getStream() + " does not exist at " + kinesis
+          + " (turn on Kinesis streaming for table " + o.getTable() + ", or create the stream)");
+    } catch (software.amazon.awssdk.core.exception.SdkException e) {
+      throw new IllegalArgumentException("cannot reach " + kinesis + ": " + e.getMessage(), e);
+    }
+
+    KinesisIO.Read read =
+        KinesisIO.read()
+            .withStreamName(o.getStream())
+            .withClientConfiguration(kinesis.clientConfiguration())
+            .withArrivalTimeWatermarkPolicy(Duration.standardSeconds(o.getWatermarkIdleSeconds()));
+    String from;
+    Wal wal = new Wal(Path.of(o.getOutput()));
+    switch (o.getFrom().toLowerCase(Locale.ROOT)) {
+      case "resume": {
+        Instant position = wal.position().orElse(null);
+        if (position == null) {
+          read = read.withInitialPositionInStream(InitialPositionInStream.TRIM_HORIZON);
+          from = "the oldest record (no resume position yet)";
+        } else {
+          Instant at = position.minusSeconds(o.getWatermarkIdleSeconds());
+          read = read.withInitialTimestampInStream(new org.joda.time.Instant(at.toEpochMilli()));
+          from = at + " (resume position " + position + " less " + o.getWatermarkIdleSeconds() + " s)";
+        }
+        break;
+      }
+      case "trim_horizon":
+        read = read.withInitialPositionInStream(InitialPositionInStream.TRIM_HORIZON);
+        from = "the oldest record";
+        break;
+      case "latest":
+        read = read.withInitialPositionInStream(InitialPositionInStream.LATEST);
+        from = "the newest record";
+        break;
+      default:
+        try {
+          Instant at = Instant.parse(o.getFrom());
+          read = read.withInitialTimestampInStream(new org.joda.time.Instant(at.toEpochMilli()));
+          from = at.toString();
+        } catch (DateTimeParseException e) {
+          throw new IllegalArgumentException(
+              "--from must be resume, trim_horizon, latest or an ISO-8601 instant, not \"" + o.getFrom() + "\"");
+        }
+    }
+
+    o.as(DirectOptions.class).setBlockOnRun(false);
+    Pipeline p = Pipeline.create(o);
+    p.apply("Read " + o.getStream(), read)
+        .apply("Append changes to the WAL",
+            StreamToWal.of(schema).withOutput(o.getOutput()).withFlushInterval(Duration.millis(o.getFlushMillis())));
+    return new StreamRun(p.run(), from);
+  }
+
+  /**
+   * Refuses an index whose builds store other attributes than the table's GSI: the commit could not apply the
+   * changes the stream would write.
+   */
+  static void checkIndex(Path root, KeySchema schema) throws IOException {
+    if (!Files.exists(root.resolve(IndexLayout.CURRENT))) {
+      return;
+    }
+    IndexLayout layout = new IndexLayout(root);
+    BuildInfo info = BuildInfo.read(layout.build(layout.currentBuildId()).resolve(IndexLayout.BUILD_INFO));
+    List<String> have = info.attributes().stream().map(a -> a.name() + ":" + a.type()).toList();
+    List<String> want = schema.storedAttributes().stream().map((KeyAttribute a) -> a.name() + ":" + a.type()).toList();
+    if (!info.groupAttribute().equals(schema.groupAttribute()) || !have.equals(want)) {
+      throw new IllegalArgumentException("the index at " + root + " stores group " + info.groupAttribute() + " and "
+          + have + ", but " + schema.table() + "." + schema.indexName() + " has group " + schema.groupAttribute()
+          + " and " + want + "; stream into the index of that table and GSI");
+    }
+  }
+
+  String startedFrom() {
+    return startedFrom;
+  }
+
+  PipelineResult result() {
+    return result;
+  }
+
+  /** The pipeline's counters so far (namespace {@value StreamToWal#METRICS}). */
+  Map<String, Long> counters() {
+    return Progress.counters(result);
+  }
+
+  double seconds() {
+    return (System.nanoTime() - startedNanos) / 1e9;
+  }
+
+  /** A progress line from the counters. */
+  String progressLine() {
+    Map<String, Long> m = counters();
+    long read = m.getOrDefault("recordsRead", 0L);
+    return String.format(
+        "stream: %,d records read (%,.0f/s), %,d changes durable in %,d segments, %,d ignored (not in the index or"
+            + " no index change), %,d dead letters, lag to durable p50 %s p95 %s",
+        read, read / Math.max(seconds(), 0.001), m.getOrDefault("changesDurable", 0L),
+        m.getOrDefault("segmentsWritten", 0L),
+        m.getOrDefault("notInIndex", 0L) + m.getOrDefault("unchanged", 0L) + m.getOrDefault("otherTable", 0L),
+        m.getOrDefault("deadLetters", 0L), millis(LagBuckets.quantile(m, 0.5)), millis(LagBuckets.quantile(m, 0.95)));
+  }
+
+  private static String millis(long ms) {
+    return ms < 0 ? "-" : "~" + ms + " ms";
+  }
+
+  /** Cancels the pipeline (it stops shortly after). */
+  void stop() {
+    try {
+      if (!result.getState().isTerminal()) {
+        result.cancel();
+      }
+    } catch (IOException | UnsupportedOperationException e) {
+      // already stopping
+    }
+  }
+
+  /** Cancels the pipeline and waits until it has stopped reading. */
+  @Override
+  public void close() {
+    stop();
+    try {
+      result.waitUntilFinish(Duration.standardSeconds(30));
+    } catch (RuntimeException e) {
+      // it failed while stopping; nothing more to stop
+    }
+  }
+}

@@ -1,0 +1,136 @@
+package io.pagemark.format;
+
+import io.pagemark.key.KeyType;
+import io.pagemark.key.KeyValue;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Reads a group file's records in rank order, a block of encoded records at a time, and copies the runs a merge
+ * leaves unchanged to a {@link GroupFileWriter} without decoding them: to find where a sort key's records begin it
+ * compares the last record of each block, and binary-searches only the block that holds the boundary, so a merge of
+ * k changes into n records decodes about {@code k * log2(block)} sort keys, not n records. Not thread-safe.
+ */
+public final class RecordCursor {
+  private static final int BLOCK_BYTES = 1 << 20;
+
+  private final GroupFile file;
+  private final int width;
+  private final long count;
+  private final KeyType sortType;
+  private final ByteBuffer block;
+  private long blockRank; // rank of the block's first record
+  private int blockRecords; // records in the block
+  private int next; // index in the block of the next record
+  private KeyValue lastKey;
+  private byte[] lastKeyBytes;
+
+  RecordCursor(GroupFile file) {
+    this.file = file;
+    this.width = file.header().recordWidth();
+    this.count = file.count();
+    this.sortType = file.header().attributes().get(0).type();
+    this.block = ByteBuffer.allocate(Math.max(1, BLOCK_BYTES / width) * width);
+  }
+
+  /** Rank of the next record. */
+  public long rank() {
+    return blockRank + next;
+  }
+
+  public boolean hasNext() {
+    return rank() < count;
+  }
+
+  /** The next record's sort key compared with {@code key}, in DynamoDB's order; requires {@link #hasNext()}. */
+  public int compareNextSortKey(KeyValue key) throws IOException {
+    fill();
+    return compare(next, key);
+  }
+
+  /** Decodes the next record and moves past it; requires {@link #hasNext()}. */
+  public IndexRecord next() throws IOException {
+    fill();
+    IndexRecord r = file.decode(ByteBuffer.wrap(block.array(), next * width, width).slice(), rank());
+    next++;
+    return r;
+  }
+
+  /** Copies the following records whose sort keys are below {@code key} to {@code out}, unchanged. */
+  public void copyWhileBelow(KeyValue key, GroupFileWriter out) throws IOException {
+    checkTarget(out);
+    while (hasNext()) {
+      fill();
+      int lo = next;
+      int hi = blockRecords;
+      if (compare(hi - 1, key) < 0) {
+        out.appendEncoded(block.array(), lo * width, hi - lo, width);
+        next = hi;
+        continue;
+      }
+      while (lo < hi) { // the first record of the block at or above key
+        int mid = (lo + hi) >>> 1;
+        if (compare(mid, key) < 0) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      out.appendEncoded(block.array(), next * width, lo - next, width);
+      next = lo;
+      return;
+    }
+  }
+
+  /** Copies every remaining record to {@code out}, unchanged. */
+  public void copyRest(GroupFileWriter out) throws IOException {
+    checkTarget(out);
+    while (hasNext()) {
+      fill();
+      out.appendEncoded(block.array(), next * width, blockRecords - next, width);
+      next = blockRecords;
+    }
+  }
+
+  private void checkTarget(GroupFileWriter out) {
+    if (!out.header().attributes().equals(file.header().attributes())) {
+      throw new IllegalArgumentException("cannot copy records of " + file.path() + " (attributes "
+          + file.header().attributes() + ") into a file of attributes " + out.header().attributes());
+    }
+  }
+
+  /** Makes sure the block holds the next record. */
+  private void fill() throws IOException {
+    if (next < blockRecords) {
+      return;
+    }
+    blockRank += blockRecords;
+    next = 0;
+    blockRecords = (int) Math.min(block.capacity() / width, count - blockRank);
+    if (blockRecords <= 0) {
+      throw new java.util.NoSuchElementException("no record at rank " + blockRank + " of " + count);
+    }
+    block.clear();
+    file.readEncoded(blockRank, blockRecords, block);
+  }
+
+  /** The sort key of the block's record {@code i} compared with {@code key}. */
+  private int compare(int i, KeyValue key) {
+    int at = i * width + GroupFileFormat.RECORD_PREFIX_BYTES;
+    byte[] b = block.array();
+    int length = ((b[at] & 0xFF) << 8) | (b[at + 1] & 0xFF);
+    if (key.type() != sortType) {
+      return Integer.compare(sortType.code(), key.type().code());
+    }
+    if (sortType == KeyType.N) {
+      return KeyValue.ofNumber(new String(b, at + 2, length, StandardCharsets.UTF_8)).compareTo(key);
+    }
+    if (key != lastKey) {
+      lastKey = key;
+      lastKeyBytes = key.bytes();
+    }
+    return Arrays.compareUnsigned(b, at + 2, at + 2 + length, lastKeyBytes, 0, lastKeyBytes.length);
+  }
+}
