@@ -152,10 +152,7 @@ final class LookupLatency implements Bench {
       throws Exception {
     Samples s = new Samples(n);
     try (FileIndex index = FileIndex.open(table.index())) {
-      Path file;
-      try (GroupPages g = index.group(CommentsFixture.group())) {
-        file = groupFile(table);
-      }
+      Path file = groupFile(table);
       for (int i = 0; i < n; i++) {
         PageCache.evict(file);
         if (i == 0 && PageCache.residentPages(file) != 0) {
