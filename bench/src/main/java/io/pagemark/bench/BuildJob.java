@@ -24,7 +24,8 @@ import org.apache.beam.sdk.transforms.ParDo;
  * One index build of synthetic entries, in a JVM of its own: {@code BuildJob ENTRIES GROUPS HOT_ENTRIES
  * MAX_PART_ENTRIES OUTPUT [beam options...]}. Feeds {@link BuildIndex} from {@code GenerateSequence}, waits for the
  * build to be published, checks its entry count, and prints one line {@code RESULT seconds=... entries=...
- * peakHeapBytes=... vmHwmKb=... fileBytes=...} for the suite to read. Exit code 1 if the build fails.
+ * peakHeapAfterGcBytes=... peakHeapPoolsBytes=... vmHwmKb=... fileBytes=...} for the suite to read. Exit code 1 if
+ * the build fails.
  */
 public final class BuildJob {
   private BuildJob() {}
@@ -40,6 +41,7 @@ public final class BuildJob {
     Path output = Path.of(args[4]);
     String[] beamArgs = java.util.Arrays.copyOfRange(args, 5, args.length);
     PipelineOptions options = PipelineOptionsFactory.fromArgs(beamArgs).withValidation().create();
+    HeapWatch.start();
 
     BuildIndex build = BuildIndex.of(SyntheticEntries.schema()).withOutput(output.toString())
         .withMaxPartEntries(maxPart).withKeepBuilds(1);
@@ -63,8 +65,9 @@ public final class BuildJob {
           info.counts().entries(), info.counts().groups(), spec.entries(), spec.groups());
       System.exit(1);
     }
-    System.out.printf("RESULT seconds=%.3f entries=%d groups=%d peakHeapBytes=%d vmHwmKb=%d fileBytes=%d%n",
-        seconds, info.counts().entries(), info.counts().groups(), peakHeapBytes(), ProcStatus.self("VmHWM"),
+    System.out.printf(java.util.Locale.ROOT, "RESULT seconds=%.3f entries=%d groups=%d peakHeapAfterGcBytes=%d"
+        + " peakHeapPoolsBytes=%d vmHwmKb=%d fileBytes=%d%n", seconds, info.counts().entries(),
+        info.counts().groups(), HeapWatch.peakAfterGc(), peakHeapBytes(), ProcStatus.self("VmHWM"),
         groupFileBytes(buildDir));
     System.exit(0); // Flink's local cluster may leave non-daemon threads behind
   }
@@ -78,7 +81,7 @@ public final class BuildJob {
     return ChildJvm.run(heap, BuildJob.class, args, log, progress);
   }
 
-  /** Sum of the heap pools' peak usage since the JVM started. */
+  /** Sum of the heap pools' peak usage since the JVM started (peaks of different moments: an upper bound). */
   static long peakHeapBytes() {
     long sum = 0;
     for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {

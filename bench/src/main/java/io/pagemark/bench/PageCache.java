@@ -1,8 +1,10 @@
 package io.pagemark.bench;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -14,8 +16,14 @@ import java.util.concurrent.TimeUnit;
 final class PageCache {
   private PageCache() {}
 
-  /** {@code posix_fadvise(POSIX_FADV_DONTNEED)} over the whole file. */
+  /**
+   * Writes the file's dirty pages back ({@code fsync}), then {@code posix_fadvise(POSIX_FADV_DONTNEED)} over the whole
+   * file (the kernel drops only clean pages).
+   */
   static void evict(Path file) throws IOException, InterruptedException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      ch.force(true);
+    }
     run(List.of("dd", "if=" + file, "iflag=nocache", "count=0", "status=none"));
   }
 

@@ -12,12 +12,13 @@ import java.util.Map;
  * Figure 6, peak memory of building one hot group: a build of a single group of {@link Sizes#peakEntries()}
  * synthetic entries in a child JVM whose heap ({@link Sizes#peakHeap()}) is smaller than the group's entries held at
  * once, so that it only succeeds if the build orders the group in parts ({@code --maxPartEntries}). Its peak RSS
- * ({@code VmHWM} of {@code /proc/self/status}) and peak heap use are compared with the in-memory size of the group's
+ * ({@code VmHWM} of {@code /proc/self/status}) and its peak heap after a collection ({@link HeapWatch}) are compared
+ * with the in-memory size of the group's
  * entries, measured in this JVM on a sample of the same entries and scaled to the group.
  */
 final class PeakMemory implements Bench {
   static final String RSS = "build peak RSS, one hot group, vs the group's entries in memory";
-  static final String HEAP = "build peak heap used, one hot group, vs the group's entries in memory";
+  static final String HEAP = "build peak heap after GC, one hot group, vs the group's entries in memory";
 
   @Override
   public String id() {
@@ -40,7 +41,10 @@ final class PeakMemory implements Bench {
     Map<String, String> r = BuildJob.runChild(spec, sizes.maxPartEntries(), sizes.peakRunner(), sizes.peakHeap(),
         dir.resolve("index"), dir.resolve("build.log"), context.progress());
     double rssMb = Long.parseLong(r.get("vmHwmKb")) * 1024 / 1e6;
-    double heapMb = Long.parseLong(r.get("peakHeapBytes")) / 1e6;
+    double heapMb = Long.parseLong(r.get("peakHeapAfterGcBytes")) / 1e6;
+    if (heapMb <= 0) {
+      throw new IllegalStateException("the build JVM reported no garbage collection; no heap figure");
+    }
     String baseline = "the group's IndexEntry objects held at once";
     String note = String.format("%,d entries in one group on %s, -Xmx%s, parts of %,d; an entry takes %.0f bytes"
         + " of heap (measured on %,d entries); build took %s s", spec.entries(), sizes.peakRunner().label(),
@@ -48,7 +52,7 @@ final class PeakMemory implements Bench {
         r.get("seconds"));
     context.report(new Figure(RSS, rssMb, "MB", baseline, groupMb, "MB", note + "; RSS is VmHWM, the whole JVM"));
     context.report(new Figure(HEAP, heapMb, "MB", baseline, groupMb, "MB",
-        note + "; heap is the sum of the heap pools' peak use"));
+        note + "; the most heap in use right after a garbage collection (live data at its peak)"));
   }
 
   /** Heap bytes per entry: the growth of the used heap (after full GCs) when {@code n} entries are held. */

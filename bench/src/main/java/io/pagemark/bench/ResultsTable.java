@@ -26,7 +26,7 @@ final class ResultsTable {
           .append(Figure.number(f.baselineValue())).append(' ').append(f.baselineUnit()).append(" | ")
           .append(Figure.number(f.ratio())).append("x | ").append(cell(f.note())).append(" |\n");
     }
-    if (!missing.isEmpty()) {
+    if (!missing.isEmpty() || !failures.isEmpty()) {
       b.append("\n**Missing figures** (a benchmark failed):\n\n");
       missing.forEach(m -> b.append("- ").append(m).append('\n'));
       failures.forEach(f -> b.append("- failure: ").append(f).append('\n'));

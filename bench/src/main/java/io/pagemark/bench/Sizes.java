@@ -72,7 +72,7 @@ public record Sizes(
   public static final Sizes QUICK =
       new Sizes("quick", 2_020, List.of(1, 10, 100), 5_000, 30, 200,
           List.of(
-              new Build(Runner.DIRECT, new SyntheticEntries(200_000, 1_000, 40_000)),
-              new Build(Runner.FLINK, new SyntheticEntries(200_000, 1_000, 40_000))),
-          40_000, 4_000, "128m", Runner.FLINK);
+              new Build(Runner.DIRECT, new SyntheticEntries(50_000, 500, 10_000)),
+              new Build(Runner.FLINK, new SyntheticEntries(50_000, 500, 10_000))),
+          10_000, 1_000, "256m", Runner.FLINK);
 }

@@ -18,7 +18,7 @@ import java.util.Set;
  * The benchmark suite, {@code bench/run [--quick] [--only=ID,...] [--results=FILE] [--work=DIR]}: runs every
  * benchmark, prints each figure as {@code name: value unit (baseline: value unit, ratio x)} as soon as it is
  * measured, writes the table to the results file, and exits 1 when a figure that should have been produced is
- * missing (a benchmark failed), 2 for a usage error, 0 otherwise. Figures whose feature is not built yet are listed
+ * missing or a benchmark failed, 2 for a usage error, 0 otherwise. Figures whose feature is not built yet are listed
  * as pending, with their extension point.
  */
 public final class Suite {
@@ -53,7 +53,7 @@ public final class Suite {
   static int run(List<String> argv, PrintStream out, PrintStream err) {
     Sizes sizes = Sizes.FULL;
     Set<String> only = null;
-    Path results = Path.of("bench", "results", "latest.md");
+    Path results = null;
     Path work = Path.of("bench", "target", "work");
     for (String a : argv) {
       if (a.equals("--quick")) {
@@ -73,6 +73,9 @@ public final class Suite {
         err.println(USAGE);
         return 2;
       }
+    }
+    if (results == null) {
+      results = Path.of("bench", "results", sizes == Sizes.QUICK ? "quick.md" : "latest.md");
     }
     List<Bench> selected = new ArrayList<>();
     for (Bench b : benches()) {
@@ -137,11 +140,11 @@ public final class Suite {
       err.println("bench: cannot write " + results + ": " + e.getMessage());
       return 1;
     }
-    if (!missing.isEmpty()) {
-      err.printf("bench: %d of %d figures missing: %s%n", missing.size(), expected.size(),
-          String.join("; ", missing));
-      out.printf(Locale.ROOT, "bench: %d figures produced, %d missing, in %.0f s; table in %s%n", figures.size(),
-          missing.size(), seconds, results);
+    if (!missing.isEmpty() || !failures.isEmpty()) {
+      err.printf("bench: %d of %d figures missing (%s); failed: %s%n", missing.size(), expected.size(),
+          String.join("; ", missing), failures.isEmpty() ? "none" : String.join("; ", failures));
+      out.printf(Locale.ROOT, "bench: %d figures produced, %d missing, %d benchmarks failed, in %.0f s; table in"
+          + " %s%n", figures.size(), missing.size(), failures.size(), seconds, results);
       return 1;
     }
     out.printf(Locale.ROOT, "bench: all %d figures produced (%d pending features) in %.0f s; table in %s%n",
