@@ -13,9 +13,9 @@ import javax.management.NotificationEmitter;
 import javax.management.openmbean.CompositeData;
 
 /**
- * The most heap a JVM held right after a garbage collection since {@link #start()}: the peak of its live data (plus
- * whatever the collector left), which is what a build must keep in memory at once. Read from the collectors'
- * notifications.
+ * The most heap a JVM held right after a garbage collection since {@link #start()}: an upper bound of its live data
+ * at its peak (a young collection leaves the old generation's garbage in place), never more than {@code -Xmx}. Read
+ * from the collectors' notifications.
  */
 final class HeapWatch {
   private static final AtomicLong PEAK_AFTER_GC = new AtomicLong();

@@ -47,12 +47,13 @@ final class PeakMemory implements Bench {
     }
     String baseline = "the group's IndexEntry objects held at once";
     String note = String.format("%,d entries in one group on %s, -Xmx%s, parts of %,d; an entry takes %.0f bytes"
-        + " of heap (measured on %,d entries); build took %s s", spec.entries(), sizes.peakRunner().label(),
+        + " of heap (measured on %,d entries); build took %.0f s", spec.entries(), sizes.peakRunner().label(),
         sizes.peakHeap(), sizes.maxPartEntries(), bytesPerEntry, Math.min(spec.entries(), 200_000),
-        r.get("seconds"));
+        Double.parseDouble(r.get("seconds")));
     context.report(new Figure(RSS, rssMb, "MB", baseline, groupMb, "MB", note + "; RSS is VmHWM, the whole JVM"));
     context.report(new Figure(HEAP, heapMb, "MB", baseline, groupMb, "MB",
-        note + "; the most heap in use right after a garbage collection (live data at its peak)"));
+        note + "; the most heap in use right after a garbage collection, an upper bound of the live data (a young"
+            + " collection leaves old garbage in place); it cannot exceed -Xmx"));
   }
 
   /** Heap bytes per entry: the growth of the used heap (after full GCs) when {@code n} entries are held. */

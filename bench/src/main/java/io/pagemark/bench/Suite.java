@@ -117,7 +117,7 @@ public final class Suite {
         err.printf("bench: %s ...%n", b.id());
         try {
           b.run(sizes, context);
-          err.printf("bench: %s done in %.0f s%n", b.id(), (System.nanoTime() - t0) / 1e9);
+          context.note(String.format(Locale.ROOT, "%s took %.0f s", b.id(), (System.nanoTime() - t0) / 1e9));
         } catch (Exception | Error e) {
           failures.add(b.id() + ": " + e);
           err.printf("bench: %s FAILED after %.0f s: %s%n", b.id(), (System.nanoTime() - t0) / 1e9, e);
