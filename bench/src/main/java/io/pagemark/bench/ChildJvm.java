@@ -1,0 +1,70 @@
+package io.pagemark.bench;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs a main class of this suite in a JVM of its own (same classpath, Flink's Java 17 flags, a given heap) and
+ * returns the fields of its {@code RESULT k=v ...} line. Its other output goes to a log file; a failure names it.
+ */
+final class ChildJvm {
+  /** The JVM flags Flink's runner needs on Java 17 (see ENVIRONMENT.md); harmless for the DirectRunner. */
+  static final List<String> OPENS = List.of(
+      "--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.lang=ALL-UNNAMED",
+      "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
+      "--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+      "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED");
+
+  private ChildJvm() {}
+
+  static Map<String, String> run(String heap, Class<?> main, List<String> args, Path log, PrintStream progress)
+      throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("-Xmx" + heap);
+    cmd.addAll(OPENS);
+    cmd.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(main.getName());
+    cmd.addAll(args);
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    Map<String, String> result = null;
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        PrintStream logOut = new PrintStream(log.toFile(), StandardCharsets.UTF_8)) {
+      for (String line; (line = r.readLine()) != null; ) {
+        logOut.println(line);
+        if (line.startsWith("RESULT ")) {
+          result = fields(line.substring("RESULT ".length()));
+        } else if (line.startsWith("progress:")) {
+          progress.println("  " + line);
+        }
+      }
+    }
+    int code = p.waitFor();
+    if (code != 0 || result == null) {
+      throw new IllegalStateException(main.getSimpleName() + " " + String.join(" ", args) + " exited with code "
+          + code + (result == null ? " and no RESULT line" : "") + "; its output is in " + log);
+    }
+    return result;
+  }
+
+  static Map<String, String> fields(String s) {
+    Map<String, String> m = new HashMap<>();
+    for (String kv : s.trim().split("\\s+")) {
+      int eq = kv.indexOf('=');
+      if (eq > 0) {
+        m.put(kv.substring(0, eq), kv.substring(eq + 1));
+      }
+    }
+    return m;
+  }
+}

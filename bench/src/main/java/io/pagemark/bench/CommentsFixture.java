@@ -1,0 +1,136 @@
+package io.pagemark.bench;
+
+import io.pagemark.dynamo.IndexEntry;
+import io.pagemark.dynamo.ItemKeys;
+import io.pagemark.dynamo.KeySchema;
+import io.pagemark.format.BuildInfo;
+import io.pagemark.format.IndexLayout;
+import io.pagemark.lookup.FileIndex;
+import io.pagemark.lookup.GroupPages;
+import io.pagemark.pipelines.SampleComments;
+import io.pagemark.transforms.BuildIndex;
+import io.pagemark.transforms.IndexEntryCoder;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.transforms.Create;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * The demo's {@code comments} table on DynamoDB Local with every comment in one product (so that its group is deep
+ * enough for the deepest page), loaded with {@link SampleComments#load} and indexed by pagemark's {@link BuildIndex}
+ * on the DirectRunner, fed with the keys of the loaded items (the entries a backfill's scan would read, without
+ * scanning them back) and with DynamoDB's order of equal sort keys resolved against the table, as a backfill does.
+ * Shared by the deep-page, latency and footprint benchmarks.
+ */
+public final class CommentsFixture implements AutoCloseable {
+  private final DynamoDbClient client;
+  private final Path index;
+  private final BuildInfo build;
+  private final int items;
+  private final long rawKeyBytes;
+
+  private CommentsFixture(DynamoDbClient client, Path index, BuildInfo build, int items, long rawKeyBytes) {
+    this.client = client;
+    this.index = index;
+    this.build = build;
+    this.items = items;
+    this.rawKeyBytes = rawKeyBytes;
+  }
+
+  static CommentsFixture create(Context context, int items) throws Exception {
+    var dynamo = context.dynamo();
+    DynamoDbClient client = dynamo.client();
+    SampleComments.createTable(client);
+    List<Map<String, AttributeValue>> comments = new ArrayList<>();
+    long rawKeyBytes = 0;
+    for (Map<String, AttributeValue> c : SampleComments.generate(items, 300, 42)) {
+      Map<String, AttributeValue> one = new HashMap<>(c);
+      one.put("PK2", AttributeValue.fromS(group()));
+      comments.add(one);
+      rawKeyBytes += utf8(one.get("SK").s()) + utf8(one.get("PK").s());
+    }
+    long started = System.nanoTime();
+    context.progress().printf("bench: loading %,d comments of one product into DynamoDB Local ...%n", items);
+    SampleComments.load(client, SampleComments.TABLE, comments, 4, null);
+    context.progress().printf("bench: loaded %,d comments in %.0f s (%,.0f/s); building their index ...%n", items,
+        (System.nanoTime() - started) / 1e9, items / ((System.nanoTime() - started) / 1e9));
+
+    Path root = context.dir("comments-index");
+    KeySchema schema = KeySchema.describe(client, SampleComments.TABLE, SampleComments.GSI);
+    List<IndexEntry> entries = new ArrayList<>(comments.size());
+    for (Map<String, AttributeValue> c : comments) {
+      entries.add(ItemKeys.extract(schema, c).entry());
+    }
+    BuildIndex buildIndex = BuildIndex.of(schema).withTieResolution(dynamo.connection()).withOutput(root.toString())
+        .withKeepBuilds(1);
+    Pipeline p = Pipeline.create(PipelineOptionsFactory.fromArgs(Sizes.Runner.DIRECT.options().toArray(String[]::new))
+        .create());
+    p.apply("Loaded comments", Create.of(entries).withCoder(IndexEntryCoder.of()))
+        .apply("Build index", buildIndex);
+    started = System.nanoTime();
+    PipelineResult.State state = p.run().waitUntilFinish();
+    if (state != PipelineResult.State.DONE) {
+      throw new IllegalStateException("the comments index build ended in state " + state);
+    }
+    BuildInfo build = BuildInfo.read(new IndexLayout(root).build(buildIndex.buildId()).resolve(IndexLayout.BUILD_INFO));
+    if (build.counts().entries() != items || build.counts().tieRuns() == 0
+        || build.counts().tieRunsUnresolved() != 0) {
+      throw new IllegalStateException("the comments index holds " + build.counts().entries() + " entries with "
+          + build.counts().tieRuns() + " runs of equal sort keys (" + build.counts().tieRunsUnresolved()
+          + " unresolved); expected " + items + " entries, some runs, all resolved");
+    }
+    context.progress().printf("bench: indexed %,d comments (%,d runs of equal sort keys, resolved against DynamoDB)"
+        + " in %.0f s%n", items, build.counts().tieRuns(), (System.nanoTime() - started) / 1e9);
+    return new CommentsFixture(client, root, build, items, rawKeyBytes);
+  }
+
+  private static int utf8(String s) {
+    return s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+  }
+
+  /** The UTF-8 bytes of every entry's stored key values (sort key and table key), added up. */
+  public long rawKeyBytes() {
+    return rawKeyBytes;
+  }
+
+  /** The one product every comment belongs to. */
+  public static String group() {
+    return SampleComments.hotProduct();
+  }
+
+  public DynamoDbClient client() {
+    return client;
+  }
+
+  /** The index root (its CURRENT build holds the group). */
+  public Path index() {
+    return index;
+  }
+
+  public BuildInfo build() {
+    return build;
+  }
+
+  public int items() {
+    return items;
+  }
+
+  /** Opens the group's pages in a freshly opened index. */
+  public GroupPages open() throws java.io.IOException, io.pagemark.lookup.LookupException {
+    try (FileIndex f = FileIndex.open(index)) {
+      return f.group(group());
+    }
+  }
+
+  @Override
+  public void close() {
+    client.close();
+  }
+}

@@ -1,0 +1,84 @@
+package io.pagemark.bench;
+
+import io.pagemark.pipelines.DynamoDbLocal;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * What the benchmarks of one run share: a work directory, a progress stream, where figures go, the classpath for
+ * child JVMs, and fixtures made once (DynamoDB Local, the deep-page table and its index). Closing it stops what it
+ * started.
+ */
+public final class Context implements AutoCloseable {
+  private final Path work;
+  private final PrintStream progress;
+  private final Consumer<Figure> sink;
+  private final Sizes sizes;
+  private DynamoDbLocal dynamo;
+  private CommentsFixture comments;
+  private final List<String> notes = new ArrayList<>();
+
+  Context(Path work, PrintStream progress, Consumer<Figure> sink, Sizes sizes) {
+    this.work = work;
+    this.progress = progress;
+    this.sink = sink;
+    this.sizes = sizes;
+  }
+
+  /** A fresh directory under the run's work directory. */
+  public Path dir(String name) throws IOException {
+    Path d = work.resolve(name);
+    Files.createDirectories(d);
+    return d;
+  }
+
+  public PrintStream progress() {
+    return progress;
+  }
+
+  public void report(Figure f) {
+    sink.accept(f);
+  }
+
+  /** A remark for the results file (how something was measured, what was not possible). */
+  public void note(String text) {
+    notes.add(text);
+    progress.println("note: " + text);
+  }
+
+  List<String> notes() {
+    return notes;
+  }
+
+  /** DynamoDB Local, started on first use in a JVM of its own. */
+  public DynamoDbLocal dynamo() throws IOException {
+    if (dynamo == null) {
+      progress.println("bench: starting DynamoDB Local ...");
+      dynamo = DynamoDbLocal.start();
+    }
+    return dynamo;
+  }
+
+  /** The deep-page table (one group of {@link Sizes#deepItems()} comments) and its index, made on first use. */
+  public CommentsFixture comments() throws Exception {
+    if (comments == null) {
+      comments = CommentsFixture.create(this, sizes.deepItems());
+    }
+    return comments;
+  }
+
+  @Override
+  public void close() {
+    if (comments != null) {
+      comments.close();
+    }
+    if (dynamo != null) {
+      dynamo.close();
+    }
+  }
+}

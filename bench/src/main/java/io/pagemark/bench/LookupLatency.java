@@ -1,0 +1,183 @@
+package io.pagemark.bench;
+
+import io.pagemark.lookup.FileIndex;
+import io.pagemark.lookup.GroupPages;
+import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Order;
+import io.pagemark.lookup.PageQuery;
+import io.pagemark.lookup.PageStart;
+import io.pagemark.pipelines.SampleComments;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * Figure 2, rank lookup latency: the time to find where a random page of the deep group starts ({@link
+ * GroupPages#pageStart}) against the time of one DynamoDB Local Query (a page of 20 items from an exclusive start
+ * key, the work a lookup saves many times over), p50 and p99 of single calls timed with {@code System.nanoTime}
+ * after a warm-up.
+ *
+ * <ul>
+ *   <li>warm: the index and the group opened once, the group file in the page cache;
+ *   <li>cold: before each lookup the group file's pages are evicted from the page cache ({@code posix_fadvise
+ *       DONTNEED} through {@code dd iflag=nocache}, checked with {@code fincore}), then the group is opened (header
+ *       read and checked) and the page start looked up.
+ * </ul>
+ *
+ * <p>Extension point: another index backend (Redis sorted sets, {@code ZRANGE} on loopback) is timed the same way by
+ * adding it to {@link #backends}: it is an {@link Index} holding the same build.
+ */
+final class LookupLatency implements Bench {
+  /** An index backend to time warm lookups on. */
+  interface Backend {
+    /** Short name for the figure, e.g. "file index warm". */
+    String name();
+
+    /** Opens the backend's copy of the fixture's build. */
+    Index open(CommentsFixture table) throws Exception;
+  }
+
+  /** The backends timed warm. Redis ZRANGE joins here once the Redis sink is built. */
+  static List<Backend> backends() {
+    return List.of(new Backend() {
+      @Override
+      public String name() {
+        return "file index warm";
+      }
+
+      @Override
+      public Index open(CommentsFixture table) throws IOException {
+        return FileIndex.open(table.index());
+      }
+    });
+  }
+
+  static final String COLD = "file index cold";
+
+  static String name(String backend, String percentile) {
+    return "rank lookup " + percentile + ", " + backend + " vs one DynamoDB Local Query";
+  }
+
+  @Override
+  public String id() {
+    return "lookup-latency";
+  }
+
+  @Override
+  public List<String> figures(Sizes sizes) {
+    List<String> names = new ArrayList<>();
+    for (Backend b : backends()) {
+      names.add(name(b.name(), "p50"));
+      names.add(name(b.name(), "p99"));
+    }
+    names.add(name(COLD, "p50"));
+    names.add(name(COLD, "p99"));
+    return names;
+  }
+
+  @Override
+  public void run(Sizes sizes, Context context) throws Exception {
+    CommentsFixture table = context.comments();
+    int size = Sizes.PAGE_SIZE;
+    long pages;
+    List<PageStart> starts = new ArrayList<>();
+    Random random = new Random(7);
+    try (GroupPages g = table.open()) {
+      pages = g.pages(size);
+      for (int i = 0; i < sizes.queries(); i++) {
+        starts.add(g.pageStart(1 + (long) random.nextInt((int) pages), size, Order.ASC));
+      }
+    }
+
+    // Baseline: one Query for a page from its start key, as an application does after the lookup.
+    PageQuery query = new PageQuery(table.client(), SampleComments.TABLE, SampleComments.GSI, "PK2");
+    for (int i = 0; i < Math.min(100, starts.size()); i++) {
+      query.fetch(starts.get(i)); // warm-up: connections, JIT, DynamoDB Local's caches
+    }
+    Samples queries = new Samples(starts.size());
+    for (PageStart s : starts) {
+      long t0 = System.nanoTime();
+      PageQuery.Page p = query.fetch(s);
+      queries.add(System.nanoTime() - t0);
+      if (p.items().isEmpty()) {
+        throw new IllegalStateException("the Query for page " + s.page() + " returned no items");
+      }
+    }
+    double q50 = queries.percentileMicros(50);
+    double q99 = queries.percentileMicros(99);
+    String baseline = "one DynamoDB Local Query (20 items from an exclusive start key)";
+    String pagesNote = String.format("random pages of %,d (%,d entries, %d a page)", pages, table.items(), size);
+
+    for (Backend b : backends()) {
+      Samples s = new Samples(sizes.warmLookups());
+      try (Index index = b.open(table);
+          GroupPages g = index.group(CommentsFixture.group())) {
+        long sink = 0;
+        for (int i = 0; i < sizes.warmLookups(); i++) { // warm-up
+          sink += lookup(g, 1 + random.nextInt((int) pages));
+        }
+        for (int i = 0; i < sizes.warmLookups(); i++) {
+          long page = 1 + random.nextInt((int) pages);
+          long t0 = System.nanoTime();
+          sink += lookup(g, page);
+          s.add(System.nanoTime() - t0);
+        }
+        if (sink == 42) {
+          context.progress().println(); // keeps the lookups' results alive
+        }
+      }
+      String note = String.format("%,d timed lookups after %,d warm-up; %s; baseline %,d Queries", s.count(),
+          sizes.warmLookups(), pagesNote, queries.count());
+      context.report(new Figure(name(b.name(), "p50"), s.percentileMicros(50), "us", baseline, q50, "us", note));
+      context.report(new Figure(name(b.name(), "p99"), s.percentileMicros(99), "us", baseline, q99, "us", note));
+    }
+
+    Samples cold = coldLookups(table, sizes.coldLookups(), pages, random, context);
+    String note = String.format("%,d lookups, each after evicting the group file from the page cache"
+        + " (posix_fadvise DONTNEED via dd iflag=nocache; fincore showed 0 resident pages) and opening the group;"
+        + " %s", cold.count(), pagesNote);
+    context.report(new Figure(name(COLD, "p50"), cold.percentileMicros(50), "us", baseline, q50, "us", note));
+    context.report(new Figure(name(COLD, "p99"), cold.percentileMicros(99), "us", baseline, q99, "us", note));
+  }
+
+  private static long lookup(GroupPages g, long page) throws Exception {
+    PageStart p = g.pageStart(page, Sizes.PAGE_SIZE, Order.ASC);
+    return p.skip() + (p.exclusiveStartKey() == null ? 0 : p.exclusiveStartKey().size());
+  }
+
+  private static Samples coldLookups(CommentsFixture table, int n, long pages, Random random, Context context)
+      throws Exception {
+    Samples s = new Samples(n);
+    try (FileIndex index = FileIndex.open(table.index())) {
+      Path file = groupFile(table);
+      for (int i = 0; i < n; i++) {
+        PageCache.evict(file);
+        if (i == 0 && PageCache.residentPages(file) != 0) {
+          throw new IllegalStateException("evicting " + file + " from the page cache did not work");
+        }
+        long page = 1 + random.nextInt((int) pages);
+        long t0 = System.nanoTime();
+        try (GroupPages g = index.group(CommentsFixture.group())) {
+          lookup(g, page);
+        }
+        s.add(System.nanoTime() - t0);
+      }
+    }
+    return s;
+  }
+
+  /** The group's file in the fixture's current build (the only group file there). */
+  static Path groupFile(CommentsFixture table) throws IOException {
+    Path groups = table.index().resolve("builds").resolve(table.build().buildId()).resolve("groups");
+    try (var files = Files.walk(groups)) {
+      List<Path> found = files.filter(f -> f.toString().endsWith(".pmi")).toList();
+      if (found.size() != 1) {
+        throw new IllegalStateException("expected one group file under " + groups + ", found " + found.size());
+      }
+      return found.get(0);
+    }
+  }
+}

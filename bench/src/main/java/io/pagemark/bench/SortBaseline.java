@@ -1,0 +1,55 @@
+package io.pagemark.bench;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The near-physical baseline of a build: GNU {@code sort} with {@code LC_ALL=C} (byte order, DynamoDB's order for
+ * these string keys) of the same entries as tab-separated text lines (group, sort key, table key), writing the sorted
+ * lines out and syncing them to disk as the index writer does. The input file is written beforehand, untimed.
+ */
+final class SortBaseline {
+  private SortBaseline() {}
+
+  /** Seconds that sorting and writing out the spec's entries took. */
+  static double seconds(SyntheticEntries spec, Path dir) throws IOException, InterruptedException {
+    Path in = dir.resolve("entries.tsv");
+    Path out = dir.resolve("sorted.tsv");
+    try (BufferedWriter w = Files.newBufferedWriter(in, StandardCharsets.UTF_8)) {
+      for (long i = 0; i < spec.entries(); i++) {
+        w.write(spec.line(i));
+        w.write('\n');
+      }
+    }
+    long t0 = System.nanoTime();
+    run(List.of("sort", "-T", dir.toString(), "-o", out.toString(), in.toString()));
+    run(List.of("sync", out.toString()));
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    long lines;
+    try (var s = Files.lines(out, StandardCharsets.UTF_8)) {
+      lines = s.count();
+    }
+    if (lines != spec.entries()) {
+      throw new IllegalStateException("sort wrote " + lines + " lines of " + spec.entries());
+    }
+    Files.delete(in);
+    Files.delete(out);
+    return seconds;
+  }
+
+  private static void run(List<String> cmd) throws IOException, InterruptedException {
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+    pb.environment().put("LC_ALL", "C");
+    Process p = pb.start();
+    byte[] out = p.getInputStream().readAllBytes();
+    if (!p.waitFor(30, TimeUnit.MINUTES) || p.exitValue() != 0) {
+      p.destroyForcibly();
+      throw new IOException(String.join(" ", cmd) + " failed: " + new String(out, StandardCharsets.UTF_8).trim());
+    }
+  }
+}

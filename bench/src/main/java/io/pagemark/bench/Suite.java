@@ -1,0 +1,169 @@
+package io.pagemark.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The benchmark suite, {@code bench/run [--quick] [--only=ID,...] [--results=FILE] [--work=DIR]}: runs every
+ * benchmark, prints each figure as {@code name: value unit (baseline: value unit, ratio x)} as soon as it is
+ * measured, writes the table to the results file, and exits 1 when a figure that should have been produced is
+ * missing or a benchmark failed, 2 for a usage error, 0 otherwise. Figures whose feature is not built yet are listed
+ * as pending, with their extension point.
+ */
+public final class Suite {
+  static final String USAGE =
+      "usage: bench/run [--quick] [--only=ID[,ID...]] [--results=FILE] [--work=DIR]";
+
+  private Suite() {}
+
+  /** Every benchmark, in the order they run. A new figure's benchmark is added here. */
+  static List<Bench> benches() {
+    return List.of(new DeepPages(), new LookupLatency(), new Footprint(), new BuildThroughput(), new PeakMemory());
+  }
+
+  /** Figures the issue asks for whose features are not built yet. */
+  static List<Pending> pending() {
+    return List.of(
+        new Pending("rank lookup p50/p99, Redis ZRANGE on loopback vs one DynamoDB Local Query",
+            "LookupLatency.backends(): add a Backend whose open() returns the Redis Index of the same build",
+            "the Redis sink and lookup backend"),
+        new Pending("commit: merge 1,000 changes into a 2.3-million-entry group, vs copying the file once and vs"
+            + " the 1.3 s the seeds' author reported",
+            "a Bench implementation added to Suite.benches()", "the commit of changes into a built index"),
+        new Pending("Redis memory per member vs bytes per entry on disk",
+            "Footprint.run(): a second figure from the Redis copy of the same entries",
+            "the Redis sink"));
+  }
+
+  public static void main(String[] argv) {
+    System.exit(run(List.of(argv), System.out, System.err));
+  }
+
+  static int run(List<String> argv, PrintStream out, PrintStream err) {
+    Sizes sizes = Sizes.FULL;
+    Set<String> only = null;
+    Path results = null;
+    Path work = Path.of("bench", "target", "work");
+    for (String a : argv) {
+      if (a.equals("--quick")) {
+        sizes = Sizes.QUICK;
+      } else if (a.startsWith("--only=")) {
+        only = new LinkedHashSet<>(List.of(a.substring("--only=".length()).split(",")));
+      } else if (a.startsWith("--results=")) {
+        results = Path.of(a.substring("--results=".length()));
+      } else if (a.startsWith("--work=")) {
+        work = Path.of(a.substring("--work=".length()));
+      } else if (a.equals("--help")) {
+        out.println(USAGE);
+        out.println("benchmarks: " + String.join(", ", benches().stream().map(Bench::id).toList()));
+        return 0;
+      } else {
+        err.println("bench: unknown option " + a);
+        err.println(USAGE);
+        return 2;
+      }
+    }
+    if (results == null) {
+      results = Path.of("bench", "results", sizes == Sizes.QUICK ? "quick.md" : "latest.md");
+    }
+    List<Bench> selected = new ArrayList<>();
+    for (Bench b : benches()) {
+      if (only == null || only.remove(b.id())) {
+        selected.add(b);
+      }
+    }
+    if (only != null && !only.isEmpty()) {
+      err.println("bench: no benchmark " + String.join(", ", only) + "; there are "
+          + String.join(", ", benches().stream().map(Bench::id).toList()));
+      return 2;
+    }
+    return run(selected, sizes, results, work, String.join(" ", argv), out, err);
+  }
+
+  static int run(List<Bench> benches, Sizes sizes, Path results, Path work, String args, PrintStream out,
+      PrintStream err) {
+    long started = System.nanoTime();
+    List<Figure> figures = new ArrayList<>();
+    List<String> failures = new ArrayList<>();
+    Set<String> expected = new LinkedHashSet<>();
+    List<String> notes;
+    try {
+      deleteTree(work);
+      Files.createDirectories(work);
+    } catch (IOException e) {
+      err.println("bench: cannot prepare the work directory " + work + ": " + e.getMessage());
+      return 1;
+    }
+    err.printf("bench: %s mode, %d benchmarks, work directory %s%n", sizes.mode(), benches.size(), work);
+    try (Context context = new Context(work, err, f -> {
+      figures.add(f);
+      out.println(f.line());
+      out.flush();
+    }, sizes)) {
+      for (Bench b : benches) {
+        expected.addAll(b.figures(sizes));
+        long t0 = System.nanoTime();
+        err.printf("bench: %s ...%n", b.id());
+        try {
+          b.run(sizes, context);
+          context.note(String.format(Locale.ROOT, "%s took %.0f s", b.id(), (System.nanoTime() - t0) / 1e9));
+        } catch (Exception | Error e) {
+          failures.add(b.id() + ": " + e);
+          err.printf("bench: %s FAILED after %.0f s: %s%n", b.id(), (System.nanoTime() - t0) / 1e9, e);
+          e.printStackTrace(err);
+        }
+      }
+      notes = List.copyOf(context.notes());
+    }
+    for (Pending p : pending()) {
+      out.println(p.line());
+    }
+    Set<String> missing = new LinkedHashSet<>(expected);
+    figures.forEach(f -> missing.remove(f.name()));
+    double seconds = (System.nanoTime() - started) / 1e9;
+    try {
+      Files.createDirectories(results.toAbsolutePath().getParent());
+      Files.writeString(results, ResultsTable.markdown(sizes, args, figures, pending(), missing, failures, notes,
+          seconds), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      err.println("bench: cannot write " + results + ": " + e.getMessage());
+      return 1;
+    }
+    if (!missing.isEmpty() || !failures.isEmpty()) {
+      err.printf("bench: %d of %d figures missing (%s); failed: %s%n", missing.size(), expected.size(),
+          String.join("; ", missing), failures.isEmpty() ? "none" : String.join("; ", failures));
+      out.printf(Locale.ROOT, "bench: %d figures produced, %d missing, %d benchmarks failed, in %.0f s; table in"
+          + " %s%n", figures.size(), missing.size(), failures.size(), seconds, results);
+      return 1;
+    }
+    out.printf(Locale.ROOT, "bench: all %d figures produced (%d pending features) in %.0f s; table in %s%n",
+        figures.size(), pending().size(), seconds, results);
+    return 0;
+  }
+
+  static String now() {
+    return ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_LOCAL_DATE);
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (var s = Files.walk(dir)) {
+      for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+}

@@ -1,0 +1,117 @@
+package io.pagemark.bench;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The suite's bookkeeping with stand-in benchmarks: every declared figure must be produced. */
+class SuiteTest {
+  @TempDir Path dir;
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  /** Declares figures a and b; reports those in {@code reports}; throws if {@code fail}. */
+  private static Bench bench(List<String> reports, boolean fail) {
+    return bench(List.of("a", "b"), reports, fail);
+  }
+
+  private static Bench bench(List<String> declares, List<String> reports, boolean fail) {
+    return new Bench() {
+      @Override
+      public String id() {
+        return "fake";
+      }
+
+      @Override
+      public List<String> figures(Sizes sizes) {
+        return declares;
+      }
+
+      @Override
+      public void run(Sizes sizes, Context context) {
+        for (String name : reports) {
+          context.report(new Figure(name, 2, "ms", "the baseline", 4, "ms", "how"));
+        }
+        if (fail) {
+          throw new IllegalStateException("broken on purpose");
+        }
+      }
+    };
+  }
+
+  private int run(Bench b) {
+    return Suite.run(List.of(b), Sizes.QUICK, dir.resolve("results.md"), dir.resolve("work"), "--quick",
+        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  private String out() {
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void everyFigureProducedExitsZeroAndWritesTheTable() throws Exception {
+    assertThat(run(bench(List.of("a", "b"), false)), is(0));
+    assertThat(out(), containsString("a: 2 ms (baseline: 4 ms, ratio 0.5x)\n"));
+    assertThat(out(), containsString("b: 2 ms (baseline: 4 ms, ratio 0.5x)\n"));
+    assertThat(out(), containsString("pending: commit"));
+    String table = Files.readString(dir.resolve("results.md"));
+    assertThat(table, containsString("| a | 2 ms | the baseline | 4 ms | 0.5x | how |"));
+    assertThat(table, containsString("`bench/run --quick` (quick mode)"));
+    assertThat(table, containsString("cores (nproc)"));
+    assertThat(table, not(containsString("Missing")));
+  }
+
+  @Test
+  void aMissingFigureExitsOne() throws Exception {
+    assertThat(run(bench(List.of("a"), false)), is(1));
+    assertThat(out(), containsString("1 figures produced, 1 missing"));
+    assertThat(Files.readString(dir.resolve("results.md")), containsString("**Missing figures**"));
+  }
+
+  @Test
+  void aFailingBenchmarkExitsOneAndTheOthersStillRun() {
+    Bench good = bench(List.of("a", "b"), false);
+    int code = Suite.run(List.of(bench(List.of("c"), List.of(), true), good), Sizes.QUICK, dir.resolve("r.md"),
+        dir.resolve("work"), "", new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertThat(code, is(1));
+    assertThat(err.toString(StandardCharsets.UTF_8), containsString("broken on purpose"));
+    assertThat(out(), containsString("a: 2 ms"));
+    assertThat(out(), containsString("2 figures produced, 1 missing, 1 benchmarks failed"));
+  }
+
+  @Test
+  void aBenchmarkThatFailsAfterReportingEverythingStillFailsTheRun() {
+    assertThat(run(bench(List.of("a", "b"), true)), is(1));
+  }
+
+  @Test
+  void usageErrorsExitTwo() {
+    PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+    PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+    assertThat(Suite.run(List.of("--fast"), o, e), is(2));
+    assertThat(Suite.run(List.of("--only=nope"), o, e), is(2));
+    assertThat(err.toString(StandardCharsets.UTF_8), containsString("no benchmark nope; there are deep-pages"));
+  }
+
+  @Test
+  void everyBenchmarkDeclaresItsFiguresInBothModes() {
+    for (Sizes s : List.of(Sizes.QUICK, Sizes.FULL)) {
+      for (Bench b : Suite.benches()) {
+        assertThat(b.id() + " in " + s.mode(), b.figures(s).isEmpty(), is(false));
+      }
+    }
+    assertThat(new DeepPages().figures(Sizes.FULL).size(), is(10));
+    assertThat(new DeepPages().figures(Sizes.FULL).get(9), containsString("page 10000 read capacity"));
+  }
+}

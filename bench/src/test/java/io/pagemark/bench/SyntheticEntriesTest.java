@@ -1,0 +1,81 @@
+package io.pagemark.bench;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.is;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.pagemark.dynamo.IndexEntry;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class SyntheticEntriesTest {
+  private final SyntheticEntries spec = new SyntheticEntries(20_000, 100, 4_000);
+
+  @Test
+  void theHotGroupAndTheOthersHaveTheirSizes() {
+    Map<Integer, Integer> counts = new HashMap<>();
+    for (long i = 0; i < spec.entries(); i++) {
+      counts.merge(spec.groupOf(i), 1, Integer::sum);
+    }
+    assertThat(counts.size(), is(100));
+    assertThat(counts.get(0), is(4_000));
+    for (int g = 1; g < 100; g++) {
+      assertThat(counts.get(g), is(greaterThan(150)));
+    }
+  }
+
+  @Test
+  void theTextLineHoldsTheEntrysKeys() {
+    for (long i : new long[] {0, 3_999, 4_000, 19_999}) {
+      IndexEntry e = spec.entry(i);
+      assertThat(spec.line(i),
+          is(e.group().text() + "\t" + e.keys().get(0).text() + "\t" + e.keys().get(1).text()));
+      assertThat(SyntheticEntries.keyBytes(i), is(e.keys().get(0).length() + e.keys().get(1).length()));
+    }
+  }
+
+  @Test
+  void tableKeysAreUniqueAndSomeSortKeysRepeat() {
+    SyntheticEntries big = new SyntheticEntries(200_000, 1, 200_000);
+    Set<String> sortKeys = new HashSet<>();
+    int repeats = 0;
+    for (long i = 0; i < big.entries(); i++) {
+      repeats += sortKeys.add(SyntheticEntries.sortKey(i)) ? 0 : 1;
+    }
+    assertThat(repeats, is(greaterThan(0)));
+    assertThat(SyntheticEntries.tableKey(7), is("comment-0000000007"));
+  }
+
+  /** The baseline sorts text by bytes: that must be the order the index gives the same entries. */
+  @Test
+  void byteOrderOfTheLinesIsTheIndexOrder() {
+    List<Long> byLine = new ArrayList<>();
+    List<Long> byIndex = new ArrayList<>();
+    for (long i = 0; i < spec.entries(); i++) {
+      byLine.add(i);
+      byIndex.add(i);
+    }
+    byLine.sort((a, b) -> Arrays.compareUnsigned(spec.line(a).getBytes(StandardCharsets.UTF_8),
+        spec.line(b).getBytes(StandardCharsets.UTF_8)));
+    Comparator<Long> index = Comparator.<Long, byte[]>comparing(i -> spec.entry(i).group().sortableBytes(),
+        Arrays::compareUnsigned).thenComparing(i -> spec.entry(i), IndexEntry.ORDER);
+    byIndex.sort(index);
+    assertThat(byLine, is(byIndex));
+  }
+
+  @Test
+  void rejectsImpossibleSpecs() {
+    assertThrows(IllegalArgumentException.class, () -> new SyntheticEntries(10, 1, 5));
+    assertThrows(IllegalArgumentException.class, () -> new SyntheticEntries(10, 2, 11));
+    assertThrows(IllegalArgumentException.class, () -> new SyntheticEntries(0, 1, 0));
+  }
+}
