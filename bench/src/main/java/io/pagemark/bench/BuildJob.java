@@ -65,11 +65,54 @@ public final class BuildJob {
           info.counts().entries(), info.counts().groups(), spec.entries(), spec.groups());
       System.exit(1);
     }
+    String disorder = checkOrder(buildDir);
+    if (disorder != null) {
+      System.err.println("BuildJob: " + disorder);
+      System.exit(1);
+    }
     System.out.printf(java.util.Locale.ROOT, "RESULT seconds=%.3f entries=%d groups=%d peakHeapAfterGcBytes=%d"
         + " peakHeapPoolsBytes=%d vmHwmKb=%d fileBytes=%d%n", seconds, info.counts().entries(),
         info.counts().groups(), HeapWatch.peakAfterGc(), peakHeapBytes(), ProcStatus.self("VmHWM"),
         groupFileBytes(buildDir));
     System.exit(0); // Flink's local cluster may leave non-daemon threads behind
+  }
+
+  /**
+   * Reads every group file sequentially and checks that its pages are right: records in DynamoDB's ascending order
+   * of sort keys, each run of equal sort keys with consistent positions, as many records as the header says. Returns
+   * what is wrong, or null.
+   */
+  static String checkOrder(Path buildDir) throws java.io.IOException {
+    List<Path> files;
+    try (java.util.stream.Stream<Path> s = java.nio.file.Files.walk(buildDir.resolve("groups"))) {
+      files = s.filter(f -> f.toString().endsWith(".pmi")).collect(java.util.stream.Collectors.toList());
+    }
+    for (Path f : files) {
+      try (io.pagemark.format.GroupFile g = io.pagemark.format.GroupFile.open(f)) {
+        io.pagemark.format.IndexRecord[] previous = {null};
+        long[] n = {0};
+        String[] problem = {null};
+        g.forEachRecord(r -> {
+          io.pagemark.format.IndexRecord p = previous[0];
+          if (problem[0] == null && p != null) {
+            int c = p.sortKey().compareTo(r.sortKey());
+            boolean sameRun = c == 0 && r.tiePosition() == p.tiePosition() + 1 && r.runLength() == p.runLength();
+            if (c > 0 || (c == 0 && !sameRun) || (c < 0 && r.tiePosition() != 0)) {
+              problem[0] = f + ": rank " + n[0] + " is out of order";
+            }
+          }
+          previous[0] = r;
+          n[0]++;
+        });
+        if (problem[0] != null) {
+          return problem[0];
+        }
+        if (n[0] != g.count()) {
+          return f + ": " + n[0] + " records read, header says " + g.count();
+        }
+      }
+    }
+    return null;
   }
 
   /** Runs a build in a child JVM with this heap and returns its RESULT fields. */
