@@ -155,7 +155,7 @@ final class LookupLatency implements Bench {
       Path file = groupFile(table);
       for (int i = 0; i < n; i++) {
         PageCache.evict(file);
-        if (i == 0 && PageCache.residentPages(file) != 0) {
+        if (PageCache.residentPages(file) != 0) {
           throw new IllegalStateException("evicting " + file + " from the page cache did not work");
         }
         long page = 1 + random.nextInt((int) pages);
