@@ -86,6 +86,7 @@ public final class Kinesalite implements AutoCloseable {
    * The folder with {@code node_modules/kinesalite}: installs it with {@code npm ci} when missing. A file lock keeps
    * two JVMs from installing at once; a marker file says the install finished.
    */
+  @SuppressWarnings("try") // the lock is held by the try block, not used in it
   static Path install(Path home) throws IOException {
     Path cli = home.resolve("node_modules").resolve("kinesalite").resolve("cli.js");
     Path done = home.resolve(".installed-kinesalite-" + VERSION);

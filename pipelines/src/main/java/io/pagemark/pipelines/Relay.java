@@ -1,18 +1,11 @@
 package io.pagemark.pipelines;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pagemark.dynamo.DynamoConnection;
-import io.pagemark.stream.AttributeValueJson;
 import io.pagemark.stream.KinesisConnection;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +16,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.DescribeStreamResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
 import software.amazon.awssdk.services.dynamodb.model.Record;
@@ -52,7 +44,6 @@ import software.amazon.awssdk.services.kinesis.model.PutRecordsResultEntry;
  * a random number of records later (see {@link Options#duplicates}).
  */
 public final class Relay implements AutoCloseable {
-  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final int MAX_BATCH = 500;
   private static final long IDLE_POLL_MILLIS = 50;
   private static final long DESCRIBE_EVERY_MILLIS = 2_000;
@@ -271,56 +262,12 @@ public final class Relay implements AutoCloseable {
 
   /** The record in the Kinesis format, stamped with the relay's clock (strictly increasing per shard). */
   private PutRecordsRequestEntry entry(Record rec, ShardState shard) {
-    Instant now = Instant.now();
-    long micros = TimeUnit.SECONDS.toMicros(now.getEpochSecond()) + now.getNano() / 1000;
-    Instant own = rec.dynamodb().approximateCreationDateTime();
-    if (own != null) {
-      micros = Math.max(micros, TimeUnit.SECONDS.toMicros(own.getEpochSecond()) + own.getNano() / 1000);
-    }
-    micros = Math.max(micros, shard.lastMicros + 1);
+    long micros = KinesisChangeRecords.stamp(rec, shard.lastMicros);
     shard.lastMicros = micros;
-    ObjectNode r = NODES.objectNode();
-    r.put("awsRegion", rec.awsRegion());
-    r.put("eventID", rec.eventID());
-    r.put("eventName", rec.eventNameAsString());
-    r.putNull("userIdentity");
-    r.put("recordFormat", "application/json");
-    r.put("tableName", table);
-    ObjectNode d = r.putObject("dynamodb");
-    d.put("ApproximateCreationDateTime", micros);
-    d.put("ApproximateCreationDateTimePrecision", "MICROSECOND");
-    d.set("Keys", AttributeValueJson.toJson(rec.dynamodb().keys()));
-    if (rec.dynamodb().hasNewImage()) {
-      d.set("NewImage", AttributeValueJson.toJson(rec.dynamodb().newImage()));
-    }
-    if (rec.dynamodb().hasOldImage()) {
-      d.set("OldImage", AttributeValueJson.toJson(rec.dynamodb().oldImage()));
-    }
-    if (rec.dynamodb().sizeBytes() != null) {
-      d.put("SizeBytes", rec.dynamodb().sizeBytes());
-    }
-    r.put("eventSource", "aws:dynamodb");
     return PutRecordsRequestEntry.builder()
-        .partitionKey(partitionKey(rec.dynamodb().keys()))
-        .data(SdkBytes.fromString(r.toString(), StandardCharsets.UTF_8))
+        .partitionKey(KinesisChangeRecords.partitionKey(table, rec.dynamodb().keys()))
+        .data(SdkBytes.fromString(KinesisChangeRecords.json(rec, table, micros), StandardCharsets.UTF_8))
         .build();
-  }
-
-  /** The hex SHA-256 of the table and the item's key (Kinesis partition keys are at most 256 characters). */
-  private String partitionKey(Map<String, AttributeValue> keys) {
-    try {
-      MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      sha.update(table.getBytes(StandardCharsets.UTF_8));
-      for (Map.Entry<String, AttributeValue> e : new TreeMap<>(keys).entrySet()) {
-        sha.update((byte) 0);
-        sha.update(e.getKey().getBytes(StandardCharsets.UTF_8));
-        sha.update((byte) 0);
-        sha.update(AttributeValueJson.toJson(e.getValue()).toString().getBytes(StandardCharsets.UTF_8));
-      }
-      return HexFormat.of().formatHex(sha.digest());
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   /**

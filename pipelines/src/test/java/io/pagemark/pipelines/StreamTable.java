@@ -84,9 +84,35 @@ final class StreamTable {
       return written.get();
     }
 
+    /** Makes {@code count} writes, sent in BatchWriteItem requests of up to 25 (never two of one item). */
     void write(int count) {
       for (int i = 0; i < count; i++) {
         writeOne();
+      }
+      flush();
+    }
+
+    private final List<software.amazon.awssdk.services.dynamodb.model.WriteRequest> batch = new ArrayList<>();
+    private final java.util.Set<String> batchItems = new java.util.HashSet<>();
+
+    private void send(String pk, software.amazon.awssdk.services.dynamodb.model.WriteRequest w) {
+      if (batch.size() == 25 || !batchItems.add(pk)) {
+        flush();
+        batchItems.add(pk);
+      }
+      batch.add(w);
+    }
+
+    private void flush() {
+      Map<String, List<software.amazon.awssdk.services.dynamodb.model.WriteRequest>> pending =
+          Map.of(table, new ArrayList<>(batch));
+      batch.clear();
+      batchItems.clear();
+      while (!pending.get(table).isEmpty()) {
+        Map<String, List<software.amazon.awssdk.services.dynamodb.model.WriteRequest>> send = pending;
+        var r = c.batchWriteItem(b -> b.requestItems(send));
+        pending = Map.of(table, r.hasUnprocessedItems() && r.unprocessedItems().containsKey(table)
+            ? r.unprocessedItems().get(table) : List.of());
       }
     }
 
@@ -125,11 +151,13 @@ final class StreamTable {
         next = newItem(pk, r);
       }
       if (next == null) {
-        c.deleteItem(b -> b.tableName(table).key(Map.of("PK", AttributeValue.fromS(pk))));
+        send(pk, software.amazon.awssdk.services.dynamodb.model.WriteRequest.builder()
+            .deleteRequest(d -> d.key(Map.of("PK", AttributeValue.fromS(pk)))).build());
         live.remove(pk);
       } else {
         Map<String, AttributeValue> item = next;
-        c.putItem(b -> b.tableName(table).item(item));
+        send(pk, software.amazon.awssdk.services.dynamodb.model.WriteRequest.builder()
+            .putRequest(x -> x.item(item)).build());
         live.put(pk, item);
       }
       kinds.merge(kind, 1, Integer::sum);

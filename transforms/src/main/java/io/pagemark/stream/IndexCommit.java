@@ -167,6 +167,7 @@ public final class IndexCommit {
    * a backfill first; the WAL keeps the changes), {@link IllegalArgumentException} for a group that cannot be a key of
    * this index, and {@link IOException} for damaged files (naming them).
    */
+  @SuppressWarnings("try") // the lock is held by the try block, not used in it
   public Result run() throws IOException {
     long started = System.nanoTime();
     if (!Files.isDirectory(root)) {
