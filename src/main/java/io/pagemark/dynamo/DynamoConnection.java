@@ -65,8 +65,16 @@ public record DynamoConnection(String endpoint, String region) implements Serial
   }
 
   private AwsCredentialsProvider credentials() {
+    return credentialsFor(endpoint);
+  }
+
+  /**
+   * The AWS default credentials chain, except for a loopback endpoint (DynamoDB Local, kinesalite) with no
+   * credentials configured: dummy ones then, since local endpoints check none.
+   */
+  public static AwsCredentialsProvider credentialsFor(String endpoint) {
     DefaultCredentialsProvider chain = DefaultCredentialsProvider.create();
-    if (endpoint == null || !isLoopback()) {
+    if (endpoint == null || !isLoopback(endpoint)) {
       return chain;
     }
     try {
@@ -77,7 +85,7 @@ public record DynamoConnection(String endpoint, String region) implements Serial
     }
   }
 
-  private boolean isLoopback() {
+  private static boolean isLoopback(String endpoint) {
     try {
       return InetAddress.getByName(URI.create(endpoint).getHost()).isLoopbackAddress();
     } catch (java.net.UnknownHostException e) {

@@ -76,24 +76,7 @@ public record KinesisConnection(String endpoint, String region) implements Seria
   }
 
   private AwsCredentialsProvider credentials() {
-    DefaultCredentialsProvider chain = DefaultCredentialsProvider.create();
-    if (endpoint == null || !isLoopback()) {
-      return chain;
-    }
-    try {
-      chain.resolveCredentials();
-      return chain;
-    } catch (SdkClientException e) {
-      return StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local"));
-    }
-  }
-
-  private boolean isLoopback() {
-    try {
-      return InetAddress.getByName(URI.create(endpoint).getHost()).isLoopbackAddress();
-    } catch (java.net.UnknownHostException e) {
-      return false;
-    }
+    return io.pagemark.dynamo.DynamoConnection.credentialsFor(endpoint);
   }
 
   @Override
