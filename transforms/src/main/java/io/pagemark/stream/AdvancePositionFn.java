@@ -26,9 +26,10 @@ final class AdvancePositionFn extends DoFn<Long, Long> {
   public void process(@Element Long records, BoundedWindow window, OutputReceiver<Long> out) throws IOException {
     long end = ((IntervalWindow) window).end().getMillis();
     if (end > written) {
-      new Wal(Path.of(root)).writePosition(java.time.Instant.ofEpochMilli(end));
+      if (new Wal(Path.of(root)).advancePosition(java.time.Instant.ofEpochMilli(end))) {
+        position.set(end);
+      }
       written = end;
-      position.set(end);
     }
     out.output(records);
   }

@@ -3,12 +3,15 @@ package io.pagemark.stream;
 import io.pagemark.format.GroupPaths;
 import io.pagemark.key.KeyValue;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -36,6 +39,9 @@ public final class Wal {
   static final String GROUPS = "groups";
   static final String POSITION = "POSITION";
   static final String DEAD_LETTER = "deadletter";
+
+  /** File locks are per process; threads of one process take this first. */
+  private static final Object POSITION_LOCK = new Object();
 
   private final Path root;
 
@@ -144,7 +150,28 @@ public final class Wal {
     }
   }
 
-  /** Replaces the resume point atomically. */
+  /**
+   * Moves the resume point forward to {@code position}, never back: workers that finish windows out of order (threads
+   * of one JVM or task managers of a cluster sharing the directory) each call this, and the latest end wins. Returns
+   * whether the stored position moved.
+   */
+  public boolean advancePosition(Instant position) throws IOException {
+    Files.createDirectories(dir());
+    synchronized (POSITION_LOCK) {
+      try (FileChannel lockFile = FileChannel.open(dir().resolve("." + POSITION + ".lock"),
+              StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+          FileLock ignored = lockFile.lock()) {
+        Optional<Instant> current = position();
+        if (current.isPresent() && !position.isAfter(current.get())) {
+          return false;
+        }
+        writePosition(position);
+        return true;
+      }
+    }
+  }
+
+  /** Replaces the resume point atomically (also backwards; the stream itself uses {@link #advancePosition}). */
   public void writePosition(Instant position) throws IOException {
     Files.createDirectories(dir());
     Path tmp = dir().resolve("." + POSITION + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()));
