@@ -88,7 +88,8 @@ public final class Main {
     s.println("  backfill   --table=T (--gsi=G | --groupAttribute=A --sortAttribute=B)"
         + " --output=DIR and/or --redis=redis://HOST:PORT[/DB]"
         + " [--dynamoEndpoint=URL] [--awsRegion=R] [--segments=N] [--runner=...]");
-    s.println("  lookup     --index=DIR|redis://HOST:PORT[/DB] --group=G --page=N[,N...] --pageSize=S [--order=asc|desc] [--build=ID]");
+    s.println("  lookup     --index=DIR|redis://HOST:PORT[/DB] --group=G --page=N[,N...] --pageSize=S"
+        + " [--order=asc|desc] [--build=ID]");
     s.println("  verify     --table=T --gsi=G --index=DIR [--tolerance=0.0] [--samplesPerGroup=5] [--maxGroups=N]");
     s.println("  gc         --index=DIR [--keep=3] [--graceMinutes=60]");
     s.println("  page       --table=T --gsi=G --index=DIR|redis://... --group=G --page=N --pageSize=S [--order=asc|desc]"
