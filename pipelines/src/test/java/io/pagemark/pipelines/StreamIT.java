@@ -93,13 +93,18 @@ class StreamIT {
         Instant lastArrival = lastArrival(kinesalite, table);
         Wal wal = new Wal(index);
         Process restarted = second;
-        awaitTrue(Duration.ofSeconds(180), () -> {
-          try {
-            return wal.position().map(p -> p.isAfter(lastArrival)).orElse(false) || !restarted.isAlive();
-          } catch (IOException e) {
-            return false;
-          }
-        }, "the restarted stream did not get past the last record (" + lastArrival + ")");
+        try {
+          awaitTrue(Duration.ofSeconds(180), () -> {
+            try {
+              return wal.position().map(p -> p.isAfter(lastArrival)).orElse(false) || !restarted.isAlive();
+            } catch (IOException e) {
+              return false;
+            }
+          }, "the restarted stream did not get past the last record (" + lastArrival + ")");
+        } catch (AssertionError e) {
+          throw new AssertionError(e.getMessage() + "; resume position " + wal.position().orElse(null)
+              + "; the stream's log ends:\n" + tail(log(dir.resolve("second.log")), 40), e);
+        }
         phase("stream caught up");
         assertThat(log(dir.resolve("second.log")), second.isAlive(), is(true));
         second.destroy(); // SIGTERM
@@ -206,6 +211,11 @@ class StreamIT {
     }
     assertThat(last, greaterThan(Instant.EPOCH));
     return last;
+  }
+
+  static String tail(String log, int lines) {
+    String[] all = log.split("\n");
+    return String.join("\n", java.util.Arrays.copyOfRange(all, Math.max(0, all.length - lines), all.length));
   }
 
   static String log(Path file) throws IOException {
