@@ -16,6 +16,8 @@ import java.util.Map;
 import redis.clients.jedis.AbstractTransaction;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.Response;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 
@@ -191,6 +193,32 @@ public final class RedisIndex implements Index {
           + " missing (did Redis lose data?); run the backfill again");
     }
     return new GroupPages(new RedisGroup(this, redis, field, stamp, stored, count));
+  }
+
+  /**
+   * The groups the index holds now, in no particular order: the fields of its groups hash, read with {@code HSCAN} (a
+   * group published or removed while the scan runs may be missed or listed once more).
+   */
+  public List<KeyValue> groups() throws IOException {
+    List<KeyValue> groups = new ArrayList<>();
+    ScanParams params = new ScanParams().count(1000);
+    byte[] cursor = ScanParams.SCAN_POINTER_START_BINARY;
+    try {
+      do {
+        ScanResult<Map.Entry<byte[], byte[]>> page = redis.hscan(layout.groupsKey(), cursor, params);
+        for (Map.Entry<byte[], byte[]> e : page.getResult()) {
+          try {
+            groups.add(KeyValue.of(groupType(), RedisLayout.stampGroup(e.getValue())));
+          } catch (IllegalArgumentException bad) {
+            throw new IOException(this + ": corrupt group stamp (" + bad.getMessage() + ")", bad);
+          }
+        }
+        cursor = page.getCursorAsBytes();
+      } while (!java.util.Arrays.equals(cursor, ScanParams.SCAN_POINTER_START_BINARY));
+    } catch (JedisException e) {
+      throw failure("listing the groups", e);
+    }
+    return groups;
   }
 
   /** An IOException for a failed Redis call, naming the index and what was being done. */

@@ -12,6 +12,9 @@ import io.pagemark.key.KeyType;
 import io.pagemark.key.KeyValue;
 import io.pagemark.lookup.FileIndex;
 import io.pagemark.lookup.GroupPages;
+import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
+import io.pagemark.redis.RedisIndex;
 import java.io.BufferedReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -41,7 +44,7 @@ final class VerifyCommand {
       Set.of("table", "gsi", "index", "build", "dynamoEndpoint", "awsRegion", "tolerance", "samplesPerGroup",
           "maxGroups", "seed");
   static final String USAGE =
-      "usage: pagemark verify --table=T --gsi=G --index=DIR [--build=ID] [--dynamoEndpoint=URL] [--awsRegion=R]"
+      "usage: pagemark verify --table=T --gsi=G --index=DIR|redis://HOST:PORT[/DB][?prefix=P] [--build=ID] [--dynamoEndpoint=URL] [--awsRegion=R]"
           + " [--tolerance=0.0] [--samplesPerGroup=5] [--maxGroups=all] [--seed=1]";
 
   private VerifyCommand() {}
@@ -77,19 +80,18 @@ final class VerifyCommand {
       err.println(USAGE);
       return ExitCode.USAGE;
     }
-    Path root = Path.of(a.get("index", null));
+    String spec = a.get("index", null);
     DynamoConnection connection = new DynamoConnection(a.get("dynamoEndpoint", null), a.get("awsRegion", null));
     try (DynamoDbClient client = connection.client();
-        FileIndex index = a.has("build") ? FileIndex.open(root, a.get("build", null)) : FileIndex.open(root)) {
+        Index index = Indexes.open(spec, a.get("build", null))) {
       KeySchema schema = KeySchema.describe(client, a.get("table", null), a.get("gsi", null));
-      if (!schema.groupAttribute().equals(index.info().groupAttribute())
-          || !schema.sortAttribute().name().equals(index.info().attributes().get(0).name())) {
-        err.println("pagemark verify: index " + root + " was built on " + index.info().groupAttribute() + "/"
-            + index.info().attributes().get(0).name() + ", but " + schema.indexName() + " is on "
-            + schema.groupAttribute() + "/" + schema.sortAttribute().name());
+      String builtOn = builtOn(index);
+      if (!builtOn.equals(schema.groupAttribute() + "/" + schema.sortAttribute().name())) {
+        err.println("pagemark verify: index " + spec + " was built on " + builtOn + ", but " + schema.indexName()
+            + " is on " + schema.groupAttribute() + "/" + schema.sortAttribute().name());
         return ExitCode.FAILURE;
       }
-      List<KeyValue> groups = groups(root, index, maxGroups, seed);
+      List<KeyValue> groups = sample(groups(spec, index), maxGroups, seed);
       Random random = new Random(seed);
       int disagreeing = 0;
       long missing = 0;
@@ -134,9 +136,26 @@ final class VerifyCommand {
     }
   }
 
-  /** The build's groups from its manifest (a deterministic sample when there are more than {@code max}). */
-  private static List<KeyValue> groups(Path root, FileIndex index, long max, long seed) throws Exception {
-    Path manifest = new IndexLayout(root).build(index.buildId()).resolve(IndexLayout.MANIFEST);
+  /** "groupAttribute/sortAttribute" of an index, as its build recorded them. */
+  private static String builtOn(Index index) {
+    if (index instanceof FileIndex f) {
+      return f.info().groupAttribute() + "/" + f.info().attributes().get(0).name();
+    }
+    if (index instanceof RedisIndex r) {
+      return r.meta().groupAttribute() + "/" + r.meta().attributes().get(0).name();
+    }
+    throw new IllegalArgumentException("verify does not know indexes of type " + index.getClass().getSimpleName());
+  }
+
+  /** The groups of the index: a file build's manifest, or the groups a Redis index holds now. */
+  private static List<KeyValue> groups(String spec, Index index) throws Exception {
+    if (index instanceof RedisIndex r) {
+      List<KeyValue> groups = r.groups();
+      // HSCAN's order depends on the hash's layout; sort so that --maxGroups and --seed pick the same sample
+      groups.sort(java.util.Comparator.comparing(KeyValue::toString));
+      return groups;
+    }
+    Path manifest = new IndexLayout(Path.of(spec)).build(index.buildId()).resolve(IndexLayout.MANIFEST);
     ObjectMapper json = new ObjectMapper();
     List<KeyValue> groups = new ArrayList<>();
     KeyType type = index.groupType();
@@ -146,6 +165,11 @@ final class VerifyCommand {
         groups.add(KeyValue.parse(type, g.get(type.name()).asText()));
       }
     }
+    return groups;
+  }
+
+  /** All groups, or a deterministic sample of {@code max} of them. */
+  private static List<KeyValue> sample(List<KeyValue> groups, long max, long seed) {
     if (groups.size() > max) {
       java.util.Collections.shuffle(groups, new Random(seed));
       return groups.subList(0, (int) max);

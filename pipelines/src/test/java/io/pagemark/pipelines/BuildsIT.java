@@ -97,26 +97,36 @@ class BuildsIT {
     List<Map<String, AttributeValue>> own = SampleComments.generate(600, 6, 11);
     SampleComments.load(client, table, own, 2, null);
     Path out = dir.resolve("index");
+    // the same build into files and into Redis: verify reads either
+    String redis = SharedRedis.get().uri();
     BackfillIT.Result r = BackfillIT.backfill(local, "--table=" + table, "--gsi=" + SampleComments.GSI,
-        "--output=" + out);
+        "--output=" + out, "--redis=" + redis, "--redisKeyPrefix=" + table);
     assertThat(r.err(), r.code(), is(0));
-    String[] verify = {"verify", "--table=" + table, "--gsi=" + SampleComments.GSI, "--index=" + out,
-        "--dynamoEndpoint=" + local.endpoint(), "--samplesPerGroup=50"};
-    BackfillIT.Result ok = BackfillIT.cli(verify);
-    assertThat(ok.err(), ok.code(), is(0));
-    assertThat(ok.out(), containsString("pagemark verify: OK"));
-    assertThat(ok.out(), containsString("6 group(s) checked, 0 disagree on counts, 0 of 300 sampled keys missing"));
+    for (String index : List.of(out.toString(), redis + "?prefix=" + table)) {
+      BackfillIT.Result ok = BackfillIT.cli(verify(table, index));
+      assertThat(index + ": " + ok.err(), ok.code(), is(0));
+      assertThat(ok.out(), containsString("pagemark verify: OK"));
+      assertThat(ok.out(), containsString("6 group(s) checked, 0 disagree on counts, 0 of 300 sampled keys missing"));
+    }
 
     for (Map<String, AttributeValue> it : own.subList(0, 60)) {
       client.deleteItem(b -> b.tableName(table).key(Map.of("PK", it.get("PK"), "SK", it.get("SK"))));
     }
-    BackfillIT.Result drift = BackfillIT.cli(verify);
-    assertThat(drift.code(), is(1));
-    assertThat(drift.out(), containsString("pagemark verify: DRIFT"));
-    assertThat(drift.err(), containsString("entries in the index"));
+    for (String index : List.of(out.toString(), redis + "?prefix=" + table)) {
+      String[] verify = verify(table, index);
+      BackfillIT.Result drift = BackfillIT.cli(verify);
+      assertThat(index + ": " + drift.err(), drift.code(), is(1));
+      assertThat(drift.out(), containsString("pagemark verify: DRIFT"));
+      assertThat(drift.err(), containsString("entries in the index"));
 
-    List<String> tolerant = new ArrayList<>(List.of(verify));
-    tolerant.add("--tolerance=0.5");
-    assertThat(BackfillIT.cli(tolerant.toArray(String[]::new)).code(), is(0));
+      List<String> tolerant = new ArrayList<>(List.of(verify));
+      tolerant.add("--tolerance=0.5");
+      assertThat(index, BackfillIT.cli(tolerant.toArray(String[]::new)).code(), is(0));
+    }
+  }
+
+  private String[] verify(String table, String index) {
+    return new String[] {"verify", "--table=" + table, "--gsi=" + SampleComments.GSI, "--index=" + index,
+        "--dynamoEndpoint=" + local.endpoint(), "--samplesPerGroup=50"};
   }
 }
