@@ -108,10 +108,12 @@ class RedisChangeApplierTest {
       RedisChangeApplier.Result r = a.apply(g, List.of(insert));
       assertThat(r.applied(), is(0L));
       assertThat(entries(g), equalTo(List.of(entry(g, "s2", "i1"))));
-      // a stray: the set holds the item at an older entry (as after a scan); a stale change naming it removes it
+      // i2: s1, then s2, then s3, delivered first, third, second: the third leaves a stray at s1 (it names s2),
+      // which the late second change, stale, removes
       a.apply(g, List.of(change(g, "i2", 5, null, "s1")));
-      IndexChange later = change(g, "i2", 7, "s1", "s3");
-      a.apply(g, List.of(later));
+      a.apply(g, List.of(change(g, "i2", 7, "s2", "s3")));
+      assertThat(entries(g), equalTo(List.of(entry(g, "s1", "i2"), entry(g, "s2", "i1"), entry(g, "s3", "i2"))));
+      a.apply(g, List.of(change(g, "i2", 6, "s1", "s2")));
       assertThat(entries(g), equalTo(List.of(entry(g, "s2", "i1"), entry(g, "s3", "i2"))));
     }
   }
