@@ -220,9 +220,11 @@ class RedisChangeApplierTest {
 
   // --- helpers
 
+  /** Versions of the hand-made changes: a minute ago plus their number in µs. */
+  static final long BASE_MICROS = (System.currentTimeMillis() - 60_000) * 1000;
+
   static IndexChange change(KeyValue g, String item, long micros, String removedSort, String addedSort) {
-    return new IndexChange(g, List.of(KeyValue.ofString(item)), new Version(
-        (System.currentTimeMillis() - 60_000) * 1000 + micros, ""),
+    return new IndexChange(g, List.of(KeyValue.ofString(item)), new Version(BASE_MICROS + micros, ""),
         removedSort == null ? null : List.of(KeyValue.ofString(removedSort), KeyValue.ofString(item)),
         addedSort == null ? null : List.of(KeyValue.ofString(addedSort), KeyValue.ofString(item)));
   }
