@@ -81,8 +81,13 @@ class RedisStreamIT {
         assertThat(relay.duplicated(), greaterThan(300L));
         Instant lastArrival = StreamIT.lastArrival(kinesalite, table);
         Process restarted = second;
-        StreamIT.awaitTrue(Duration.ofSeconds(180), () -> position(redis, prefix).isAfter(lastArrival)
-            || !restarted.isAlive(), "the restarted stream did not get past the last record (" + lastArrival + ")");
+        try {
+          StreamIT.awaitTrue(Duration.ofSeconds(480), () -> position(redis, prefix).isAfter(lastArrival)
+              || !restarted.isAlive(), "the restarted stream did not get past the last record (" + lastArrival + ")");
+        } catch (AssertionError e) {
+          String log = StreamIT.log(dir.resolve("second.log"));
+          throw new AssertionError(e.getMessage() + "; its log ends:\n" + log.substring(Math.max(0, log.length() - 4000)));
+        }
         // the catch-up after the backfill runs within seconds of its finish
         StreamIT.awaitTrue(Duration.ofSeconds(30), () -> caughtUp(redis, prefix) || !restarted.isAlive(),
             "the stream did not catch up with the backfill's build");
