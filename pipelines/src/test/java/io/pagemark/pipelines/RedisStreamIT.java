@@ -118,7 +118,15 @@ class RedisStreamIT {
     System.err.printf("RedisStreamIT: %s after %.0f s%n", what, (System.nanoTime() - started) / 1e9);
   }
 
-  static Process startStream(DynamoDbLocal local, Kinesalite kinesalite, RedisServer redis, String table,
+  /** Stream processes of this test, killed when it ends (also when it fails). */
+  private final List<Process> processes = new ArrayList<>();
+
+  @org.junit.jupiter.api.AfterEach
+  void killStreams() {
+    processes.forEach(Process::destroyForcibly);
+  }
+
+  Process startStream(DynamoDbLocal local, Kinesalite kinesalite, RedisServer redis, String table,
       String prefix, Path log) throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -132,7 +140,9 @@ class RedisStreamIT {
         "--redis=" + redis.uri(), "--redisKeyPrefix=" + prefix, "--table=" + table, "--gsi=" + StreamTable.GSI,
         "--dynamoEndpoint=" + local.endpoint(), "--flushMillis=500", "--watermarkIdleSeconds=2",
         "--progressSeconds=2"));
-    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    processes.add(p);
+    return p;
   }
 
   static long groups(RedisServer redis, String prefix) {
