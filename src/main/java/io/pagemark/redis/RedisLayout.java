@@ -17,6 +17,9 @@ import java.util.Arrays;
  * P g: GROUP                   sorted set: the group's live entries ({@link SortedSetMember})
  * P tmp: BUILD : GROUP         sorted set being loaded by a build; RENAMEd over the live set when complete
  * P lease: BUILD               string with a TTL: the build is running (its temporary sets are not stale)
+ * P v: GROUP                   hash: the change stream's ledger of the group (item -> version, entry)
+ * P stream                     hash: the change stream's resume position and the last build it caught up with
+ * P deadletters                list: change records the stream could not apply (JSON lines, newest last)
  * pagemark:indexes             hash: prefix -> description, one field per index in the database
  * </pre>
  *
@@ -38,6 +41,9 @@ public final class RedisLayout implements Serializable {
   private static final byte[] LIVE = bytes("g:");
   private static final byte[] TEMP = bytes("tmp:");
   private static final byte[] LEASE = bytes("lease:");
+  private static final byte[] LEDGER = bytes("v:");
+  private static final byte[] STREAM = bytes("stream");
+  private static final byte[] DEAD_LETTERS = bytes("deadletters");
 
   private final String prefix;
   private final byte[] prefixBytes;
@@ -87,6 +93,35 @@ public final class RedisLayout implements Serializable {
 
   public byte[] leaseKey(String buildId) {
     return concat(prefixBytes, LEASE, bytes(IndexLayout.checkBuildId(buildId)));
+  }
+
+  /** The change stream's ledger of a group (item -> version of the last change applied, and its entry). */
+  public byte[] ledgerKey(byte[] group) {
+    return concat(prefixBytes, LEDGER, group);
+  }
+
+  /** A SCAN MATCH pattern for the ledgers of every group. */
+  public byte[] ledgerKeyPattern() {
+    return globPrefix(concat(prefixBytes, LEDGER));
+  }
+
+  /** The group (canonical bytes) of a ledger key, or null when the key is not one of this index's ledgers. */
+  public byte[] groupOfLedgerKey(byte[] key) {
+    byte[] start = concat(prefixBytes, LEDGER);
+    if (key.length < start.length || !Arrays.equals(key, 0, start.length, start, 0, start.length)) {
+      return null;
+    }
+    return Arrays.copyOfRange(key, start.length, key.length);
+  }
+
+  /** The change stream's hash: {@code position} (epoch ms), {@code caughtUpBuild}. */
+  public byte[] streamKey() {
+    return concat(prefixBytes, STREAM);
+  }
+
+  /** The list of the change stream's dead letters. */
+  public byte[] deadLettersKey() {
+    return concat(prefixBytes, DEAD_LETTERS);
   }
 
   /** A SCAN MATCH pattern for every temporary set of every build (glob characters of the prefix escaped). */

@@ -95,8 +95,8 @@ public final class Main {
     s.println("  page       --table=T --gsi=G --index=DIR|redis://... --group=G --page=N --pageSize=S [--order=asc|desc]"
         + " [--freshPages=K] [--dynamoEndpoint=URL] [--awsRegion=R]");
     s.println("  flink-cluster  start|stop|status [--taskmanagers=N]   a local Flink session cluster (see README)");
-    s.println("  stream     --stream=NAME --output=DIR --table=T --gsi=G [--kinesisEndpoint=URL]"
-        + " [--dynamoEndpoint=URL] [--from=resume|trim_horizon|latest|INSTANT]");
+    s.println("  stream     --stream=NAME (--output=DIR | --redis=redis://HOST:PORT[/DB] | both) --table=T --gsi=G"
+        + " [--redisKeyPrefix=P] [--kinesisEndpoint=URL] [--dynamoEndpoint=URL] [--from=resume|trim_horizon|latest|INSTANT]");
     s.println("  commit     --index=DIR [--group=G] [--dynamoEndpoint=URL] [--resolveTies=true|false]");
     s.println("  relay      --table=T --stream=NAME [--dynamoEndpoint=URL] [--kinesisEndpoint=URL] [--createStream=N]");
     s.println("  bench-commit, bench-stream-lag   benchmarks of the incremental index (see README.md)");

@@ -2,10 +2,8 @@ package io.pagemark.pipelines;
 
 import io.pagemark.cli.ExitCode;
 import io.pagemark.stream.KinesisConnection;
-import io.pagemark.stream.Wal;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -20,7 +18,8 @@ import org.joda.time.Duration;
  */
 final class StreamCommand {
   static final String USAGE =
-      "usage: pagemark stream --stream=NAME --output=DIR --table=T --gsi=G [--kinesisEndpoint=URL]"
+      "usage: pagemark stream --stream=NAME (--output=DIR | --redis=redis://HOST:PORT[/DB] | both) --table=T --gsi=G"
+          + " [--redisKeyPrefix=P] [--resolveTies=true|false] [--dedupeHours=24] [--kinesisEndpoint=URL]"
           + " [--dynamoEndpoint=URL] [--awsRegion=R] [--from=resume|trim_horizon|latest|INSTANT] [--flushMillis=1000]";
 
   private StreamCommand() {}
@@ -47,7 +46,7 @@ final class StreamCommand {
       return ExitCode.FAILURE;
     }
     err.println("pagemark stream: reading " + options.getStream() + " from " + run.startedFrom() + " into "
-        + Path.of(options.getOutput()).resolve(Wal.DIR) + "; SIGTERM or Ctrl-C stops it");
+        + run.destinations() + "; SIGTERM or Ctrl-C stops it");
 
     CountDownLatch finished = new CountDownLatch(1);
     Thread hook = new Thread(() -> {

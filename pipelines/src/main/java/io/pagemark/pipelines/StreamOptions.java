@@ -6,7 +6,7 @@ import org.apache.beam.sdk.options.Description;
 import org.apache.beam.sdk.options.Validation;
 
 /** Options of {@code pagemark stream}; every Beam option is accepted as well. */
-public interface StreamOptions extends AwsOptions {
+public interface StreamOptions extends AwsOptions, RedisOptions {
   @Description("Kinesis data stream that carries the table's changes (Kinesis Data Streams for DynamoDB).")
   @Validation.Required
   String getStream();
@@ -18,8 +18,7 @@ public interface StreamOptions extends AwsOptions {
 
   void setKinesisEndpoint(String value);
 
-  @Description("Index root directory; changes are appended to its wal/ folder.")
-  @Validation.Required
+  @Description("Index root directory; changes are appended to its wal/ folder. Give it, --redis, or both.")
   String getOutput();
 
   void setOutput(String value);
@@ -62,6 +61,20 @@ public interface StreamOptions extends AwsOptions {
   int getWatermarkIdleSeconds();
 
   void setWatermarkIdleSeconds(int value);
+
+  @Description(
+      "With --redis: learn DynamoDB's order of the runs of equal sort keys that changes touch (one Query each way);"
+          + " false marks them unknown (lookups step around them).")
+  @Default.Boolean(true)
+  boolean getResolveTies();
+
+  void setResolveTies(boolean value);
+
+  @Description("With --redis: hours the ledger remembers an item's last change; older changes are stale.")
+  @Default.Integer(24)
+  int getDedupeHours();
+
+  void setDedupeHours(int value);
 
   @Description("Seconds between progress lines on stderr (0: none).")
   @Default.Integer(5)

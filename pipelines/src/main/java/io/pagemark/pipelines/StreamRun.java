@@ -7,7 +7,13 @@ import io.pagemark.format.IndexLayout;
 import io.pagemark.format.KeyAttribute;
 import io.pagemark.stream.KinesisConnection;
 import io.pagemark.stream.LagBuckets;
+import io.pagemark.redis.RedisAddress;
+import io.pagemark.redis.RedisLayout;
+import io.pagemark.stream.RedisStreamTarget;
+import io.pagemark.stream.StreamToRedis;
 import io.pagemark.stream.StreamToWal;
+import org.apache.beam.sdk.io.aws2.kinesis.KinesisRecord;
+import org.apache.beam.sdk.values.PCollection;
 import io.pagemark.stream.Wal;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,11 +41,15 @@ import software.amazon.kinesis.common.InitialPositionInStream;
 final class StreamRun implements AutoCloseable {
   private final PipelineResult result;
   private final String startedFrom;
+  private final String destinations;
+  private final RedisCatchUp catchUp;
   private final long startedNanos = System.nanoTime();
 
-  private StreamRun(PipelineResult result, String startedFrom) {
+  private StreamRun(PipelineResult result, String startedFrom, String destinations, RedisCatchUp catchUp) {
     this.result = result;
     this.startedFrom = startedFrom;
+    this.destinations = destinations;
+    this.catchUp = catchUp;
   }
 
   /** Validates, then starts the pipeline. Throws {@link IllegalArgumentException} for a problem the user can fix. */
@@ -49,6 +59,13 @@ final class StreamRun implements AutoCloseable {
     }
     if (o.getWatermarkIdleSeconds() < 1) {
       throw new IllegalArgumentException("--watermarkIdleSeconds must be at least 1, not " + o.getWatermarkIdleSeconds());
+    }
+    if (o.getOutput() == null && o.getRedis() == null) {
+      throw new IllegalArgumentException("give --output=DIR, --redis=redis://HOST:PORT, or both");
+    }
+    RedisSink.check(o);
+    if (o.getDedupeHours() < 1) {
+      throw new IllegalArgumentException("--dedupeHours must be at least 1, not " + o.getDedupeHours());
     }
     String region = o.getAwsRegion() == null ? null : o.getAwsRegion().id();
     KinesisConnection kinesis = new KinesisConnection(o.getKinesisEndpoint(), region);
@@ -60,7 +77,18 @@ final class StreamRun implements AutoCloseable {
       throw new IllegalArgumentException("cannot describe table " + o.getTable() + " at " + dynamo + ": "
           + e.getMessage(), e);
     }
-    checkIndex(Path.of(o.getOutput()), schema);
+    if (o.getOutput() != null) {
+      checkIndex(Path.of(o.getOutput()), schema);
+    }
+    RedisStreamTarget redis = null;
+    if (o.getRedis() != null) {
+      String prefix = o.getRedisKeyPrefix() != null ? o.getRedisKeyPrefix()
+          : RedisLayout.defaultPrefix(schema.table(), schema.indexName(), schema.groupAttribute(),
+              schema.sortAttribute().name());
+      redis = new RedisStreamTarget(RedisAddress.parse(o.getRedis()), prefix, schema,
+          o.getResolveTies() ? dynamo : null, java.util.concurrent.TimeUnit.HOURS.toMillis(o.getDedupeHours()));
+      RedisCatchUp.checkSchema(redis);
+    }
     try (KinesisClient k = kinesis.client()) {
       k.describeStreamSummary(b -> b.streamName(o.getStream()));
     } catch (ResourceNotFoundException e) {
@@ -76,10 +104,9 @@ final class StreamRun implements AutoCloseable {
             .withClientConfiguration(kinesis.clientConfiguration())
             .withArrivalTimeWatermarkPolicy(Duration.standardSeconds(o.getWatermarkIdleSeconds()));
     String from;
-    Wal wal = new Wal(Path.of(o.getOutput()));
     switch (o.getFrom().toLowerCase(Locale.ROOT)) {
       case "resume": {
-        Instant position = wal.position().orElse(null);
+        Instant position = resumePosition(o, redis);
         if (position == null) {
           read = read.withInitialPositionInStream(InitialPositionInStream.TRIM_HORIZON);
           from = "the oldest record (no resume position yet)";
@@ -116,10 +143,52 @@ final class StreamRun implements AutoCloseable {
     direct.setEnforceImmutability(false);
     direct.setEnforceEncodability(false);
     Pipeline p = Pipeline.create(o);
-    p.apply("Read " + o.getStream(), read)
-        .apply("Append changes to the WAL",
-            StreamToWal.of(schema).withOutput(o.getOutput()).withFlushInterval(Duration.millis(o.getFlushMillis())));
-    return new StreamRun(p.run(), from);
+    PCollection<KinesisRecord> records = p.apply("Read " + o.getStream(), read);
+    List<String> into = new java.util.ArrayList<>();
+    if (o.getOutput() != null) {
+      records.apply("Append changes to the WAL",
+          StreamToWal.of(schema).withOutput(o.getOutput()).withFlushInterval(Duration.millis(o.getFlushMillis())));
+      into.add(Path.of(o.getOutput()).resolve(Wal.DIR).toString());
+    }
+    RedisCatchUp catchUp = null;
+    if (redis != null) {
+      StreamToRedis toRedis = StreamToRedis.of(schema).to(redis.address(), redis.keyPrefix())
+          .withFlushInterval(Duration.millis(o.getFlushMillis()))
+          .withDedupeWindow(java.time.Duration.ofMillis(redis.dedupeMillis()));
+      if (redis.ties() != null) {
+        toRedis = toRedis.withTiesFrom(redis.ties());
+      }
+      records.apply("Apply changes to Redis", toRedis);
+      into.add("Redis " + redis.address() + " under " + redis.layout());
+      catchUp = RedisCatchUp.start(redis);
+    }
+    return new StreamRun(p.run(), from, String.join(" and ", into), catchUp);
+  }
+
+  /**
+   * Where a resumed stream starts: the earlier of the WAL's and Redis's resume positions (each holds everything
+   * before it); null when one of them has none yet.
+   */
+  static Instant resumePosition(StreamOptions o, RedisStreamTarget redis) throws IOException {
+    Instant at = null;
+    if (o.getOutput() != null) {
+      at = new Wal(Path.of(o.getOutput())).position().orElse(null);
+      if (at == null) {
+        return null;
+      }
+    }
+    if (redis != null) {
+      Instant r = redis.position().orElse(null);
+      if (r == null) {
+        return null;
+      }
+      at = at == null || r.isBefore(at) ? r : at;
+    }
+    return at;
+  }
+
+  String destinations() {
+    return destinations;
   }
 
   /**
@@ -162,6 +231,23 @@ final class StreamRun implements AutoCloseable {
   String progressLine() {
     Map<String, Long> m = counters();
     long read = m.getOrDefault("recordsRead", 0L);
+    if (catchUp != null) {
+      return String.format(
+          "stream: %,d records read (%,.0f/s), %,d changes applied to Redis (%,d already there), %,d runs of equal"
+              + " sort keys rebuilt, %,d ignored (not in the index or no index change), %,d dead letters, lag to"
+              + " visible in Redis p50 %s p95 %s%s",
+          read, read / Math.max(seconds(), 0.001), m.getOrDefault("changesApplied", 0L),
+          m.getOrDefault("changesStale", 0L), m.getOrDefault("runsRebuilt", 0L),
+          m.getOrDefault("notInIndex", 0L) + m.getOrDefault("unchanged", 0L) + m.getOrDefault("otherTable", 0L),
+          m.getOrDefault("deadLetters", 0L),
+          millis(LagBuckets.quantile(m, 0.5, LagBuckets.VISIBLE_PREFIX)),
+          millis(LagBuckets.quantile(m, 0.95, LagBuckets.VISIBLE_PREFIX)),
+          m.getOrDefault("changesDurable", 0L) > 0 || m.getOrDefault("segmentsWritten", 0L) > 0
+              ? String.format(", %,d changes durable in the WAL, lag to durable p50 %s p95 %s",
+                  m.getOrDefault("changesDurable", 0L), millis(LagBuckets.quantile(m, 0.5)),
+                  millis(LagBuckets.quantile(m, 0.95)))
+              : "");
+    }
     return String.format(
         "stream: %,d records read (%,.0f/s), %,d changes durable in %,d segments, %,d ignored (not in the index or"
             + " no index change), %,d dead letters, lag to durable p50 %s p95 %s",
@@ -177,6 +263,9 @@ final class StreamRun implements AutoCloseable {
 
   /** Cancels the pipeline (it stops shortly after). */
   void stop() {
+    if (catchUp != null) {
+      catchUp.close();
+    }
     try {
       if (!result.getState().isTerminal()) {
         result.cancel();

@@ -188,8 +188,16 @@ final class StreamTable {
    */
   static void assertEveryPageIsDynamoDbsPage(DynamoDbClient c, String table, java.nio.file.Path index, int pageSize)
       throws Exception {
-    io.pagemark.lookup.PageQuery query = new io.pagemark.lookup.PageQuery(c, table, GSI, "PK2");
     try (io.pagemark.lookup.FileIndex idx = io.pagemark.lookup.FileIndex.open(index)) {
+      assertEveryPageIsDynamoDbsPage(c, table, idx, pageSize);
+    }
+  }
+
+  /** {@link #assertEveryPageIsDynamoDbsPage(DynamoDbClient, String, java.nio.file.Path, int)} for any index. */
+  static void assertEveryPageIsDynamoDbsPage(DynamoDbClient c, String table, io.pagemark.lookup.Index idx,
+      int pageSize) throws Exception {
+    io.pagemark.lookup.PageQuery query = new io.pagemark.lookup.PageQuery(c, table, GSI, "PK2");
+    {
       for (String g : GROUPS) {
         for (boolean forward : new boolean[] {true, false}) {
           List<List<Map<String, AttributeValue>>> walk = PageWalk.pages(c, table, GSI, g, pageSize, forward);

@@ -16,9 +16,17 @@ public final class LagBuckets {
 
   private LagBuckets() {}
 
+  /** Prefix of the counters of the lag from a change to its visibility in Redis. */
+  public static final String VISIBLE_PREFIX = "visibleLagMillis_";
+
   /** The counter name for a lag. */
   public static String counterName(long lagMillis) {
     return PREFIX + bucket(lagMillis);
+  }
+
+  /** The counter name for a lag, in the histogram whose counters start with {@code prefix}. */
+  public static String counterName(String prefix, long lagMillis) {
+    return prefix + bucket(lagMillis);
   }
 
   static int bucket(long lagMillis) {
@@ -30,11 +38,16 @@ public final class LagBuckets {
    * ignored), as the upper bound of its bucket in milliseconds; -1 when nothing was counted.
    */
   public static long quantile(Map<String, Long> counters, double q) {
+    return quantile(counters, q, PREFIX);
+  }
+
+  /** {@link #quantile(Map, double)} of the histogram whose counters start with {@code prefix}. */
+  public static long quantile(Map<String, Long> counters, double q, String prefix) {
     TreeMap<Integer, Long> buckets = new TreeMap<>();
     long total = 0;
     for (Map.Entry<String, Long> e : counters.entrySet()) {
-      if (e.getKey().startsWith(PREFIX) && e.getValue() > 0) {
-        buckets.merge(Integer.parseInt(e.getKey().substring(PREFIX.length())), e.getValue(), Long::sum);
+      if (e.getKey().startsWith(prefix) && e.getValue() > 0) {
+        buckets.merge(Integer.parseInt(e.getKey().substring(prefix.length())), e.getValue(), Long::sum);
         total += e.getValue();
       }
     }

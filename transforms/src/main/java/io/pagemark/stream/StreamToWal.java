@@ -131,6 +131,10 @@ public final class StreamToWal extends PTransform<PCollection<KinesisRecord>, PC
 
   /** Global window, fired on processing time; panes keep their earliest timestamp, which holds the watermark. */
   private <T> Window<T> flushWindow() {
+    return flushWindow(flush);
+  }
+
+  static <T> Window<T> flushWindow(Duration flush) {
     return Window.<T>into(new GlobalWindows())
         .triggering(Repeatedly.forever(AfterProcessingTime.pastFirstElementInPane().plusDelayOf(flush)))
         .withTimestampCombiner(TimestampCombiner.EARLIEST)
@@ -139,7 +143,7 @@ public final class StreamToWal extends PTransform<PCollection<KinesisRecord>, PC
         .discardingFiredPanes();
   }
 
-  private static PCollection<Long> positionWindow(PCollection<Long> markers, String what) {
+  static PCollection<Long> positionWindow(PCollection<Long> markers, String what) {
     return markers.apply(
         "Arrival windows of " + what,
         Window.<Long>into(FixedWindows.of(POSITION_WINDOW))

@@ -19,7 +19,8 @@ import redis.clients.jedis.resps.ScanResult;
 
 /**
  * The Redis load's last step, run once after every group is published: checks that Redis still holds every group
- * this build published (a restart without persistence loses them silently), records the build in the meta hash,
+ * this build published (a restart without persistence loses them silently; groups the change stream changed since,
+ * which have a ledger, are not counted as lost), records the build in the meta hash,
  * removes the groups that the table no longer has, removes the temporary sets of builds that are not running (their
  * lease is gone), and releases this build's lease.
  */
@@ -109,15 +110,19 @@ final class FinishRedisBuildFn extends DoFn<String, RedisLoadSummary> {
       for (GroupPublished g : batch) {
         p.hget(layout.groupsKey(), g.group());
         p.zcard(layout.liveKey(g.group()));
+        p.exists(layout.ledgerKey(g.group()));
       }
       return RedisSession.checkReplies(p.syncAndReturnAll());
     });
     long n = 0;
     for (int i = 0; i < batch.size(); i++) {
       GroupPublished g = batch.get(i);
-      byte[] stamp = (byte[]) replies.get(2 * i);
-      long count = (Long) replies.get(2 * i + 1);
-      if (!Arrays.equals(stamp, g.stamp()) || count != g.members()) {
+      byte[] stamp = (byte[]) replies.get(3 * i);
+      long count = (Long) replies.get(3 * i + 1);
+      // A group the change stream keeps current (it has a ledger) may have changed since it was published; a Redis
+      // that lost the group lost its ledger too.
+      boolean streamed = (Boolean) replies.get(3 * i + 2);
+      if (!streamed && (!Arrays.equals(stamp, g.stamp()) || count != g.members())) {
         n++;
         if (lost.size() < MAX_EXAMPLES) {
           lost.add(g.groupText());

@@ -17,7 +17,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * server's {@code run_id}, which changes when Redis restarts, so that callers can tell a dropped connection (their
  * writes are there) from a restarted server (they may be gone). Not thread-safe: one per DoFn instance.
  */
-final class RedisSession implements AutoCloseable {
+public final class RedisSession implements AutoCloseable {
   private static final long BASE_BACKOFF_MILLIS = 50;
   private static final long MAX_BACKOFF_MILLIS = 2_000;
 
@@ -28,7 +28,7 @@ final class RedisSession implements AutoCloseable {
   private Jedis jedis;
   private String runId;
 
-  RedisSession(RedisAddress address, String clientName, long maxRetryMillis, Counter retries) {
+  public RedisSession(RedisAddress address, String clientName, long maxRetryMillis, Counter retries) {
     this.address = address;
     this.clientName = clientName;
     this.maxRetryMillis = maxRetryMillis;
@@ -36,7 +36,7 @@ final class RedisSession implements AutoCloseable {
   }
 
   /** Runs an idempotent operation, retrying it on a new connection after connection errors. */
-  <T> T call(String what, Function<Jedis, T> op) {
+  public <T> T call(String what, Function<Jedis, T> op) {
     long deadline = System.nanoTime() + maxRetryMillis * 1_000_000;
     for (int attempt = 0; ; attempt++) {
       try {
@@ -78,7 +78,7 @@ final class RedisSession implements AutoCloseable {
    * Throws the first error reply of a pipeline (pipelines collect error replies instead of throwing), so that
    * {@link #call} can retry it or report it.
    */
-  static List<Object> checkReplies(List<Object> replies) {
+  public static List<Object> checkReplies(List<Object> replies) {
     for (Object r : replies) {
       if (r instanceof JedisException) {
         throw (JedisException) r;
