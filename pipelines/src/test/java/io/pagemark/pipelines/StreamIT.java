@@ -8,9 +8,12 @@ import static org.hamcrest.Matchers.not;
 
 import io.pagemark.format.BuildInfo;
 import io.pagemark.lookup.FileIndex;
+import io.pagemark.lookup.Index;
+import io.pagemark.redis.RedisIndex;
 import io.pagemark.stream.IndexCommit;
 import io.pagemark.stream.Wal;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,17 +28,20 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.Jedis;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.kinesis.model.Record;
 
 /**
- * The stream end to end against DynamoDB Local and kinesalite, and its failures: 5,000+ random writes relayed from
- * DynamoDB Local's stream into Kinesis with 10% of the records duplicated; {@code pagemark stream} runs as a process
- * of its own, started before a backfill that scans while the writes go on, is killed (SIGKILL) at a random moment,
- * restarted (it resumes from the WAL's resume position) and stopped with SIGTERM; a commit is crashed at a random step
- * and run again. Every page of every group, in both orders, must be DynamoDB's own page.
+ * The stream end to end against DynamoDB Local, kinesalite and redis-server, and its failures: 5,000+ random writes
+ * relayed from DynamoDB Local's stream into Kinesis with 10% of the records duplicated; {@code pagemark stream} runs
+ * as a process of its own, into a file index's WAL and a Redis index at once, started before a backfill (both sinks)
+ * that scans while the writes go on, is killed (SIGKILL) at a random moment, restarted (it resumes from the earlier
+ * of its resume positions) and stopped with SIGTERM; every page via Redis is checked; a commit is crashed at a random
+ * step and run again. Every page of every group, in both orders, must be DynamoDB's own page.
  */
 class StreamIT {
   static final int PAGE = 7;
@@ -47,8 +53,10 @@ class StreamIT {
     Random random = new Random(seed);
     DynamoDbLocal local = SharedDynamoDbLocal.get();
     Kinesalite kinesalite = SharedKinesalite.get();
+    RedisServer redis = SharedRedis.get();
     String table = "events";
     Path index = dir.resolve("index");
+    String prefix = "it:" + table + ":";
     kinesalite.createStream(table, 2);
     try (DynamoDbClient c = local.client()) {
       StreamTable.create(c, table);
@@ -57,15 +65,16 @@ class StreamIT {
           new Relay.Options(0.1, 30, seed))) {
         phase("relay started");
         writer.write(300);
-        Process first = startStream(local, kinesalite, table, index, dir.resolve("first.log"));
-        awaitTrue(Duration.ofSeconds(120), () -> segments(index) > 0 || !first.isAlive(),
-            "the stream wrote no WAL segment");
+        Process first = startStream(local, kinesalite, redis, table, index, prefix, dir.resolve("first.log"));
+        awaitTrue(Duration.ofSeconds(120), () -> (segments(index) > 0 && groups(redis, prefix) > 0)
+            || !first.isAlive(), "the stream wrote no WAL segment or applied no change to Redis");
         assertThat(log(dir.resolve("first.log")), first.isAlive(), is(true));
         phase("first stream appending");
 
         // 5,000 writes or more; a backfill scans the table while they go on; the stream is killed meanwhile
         CompletableFuture<BackfillIT.Result> backfill = CompletableFuture.supplyAsync(() -> BackfillIT.backfill(
-            local, "--table=" + table, "--gsi=" + StreamTable.GSI, "--output=" + index, "--segments=2"));
+            local, "--table=" + table, "--gsi=" + StreamTable.GSI, "--output=" + index, "--redis=" + redis.uri(),
+            "--redisKeyPrefix=" + prefix, "--segments=2"));
         int killAt = writer.written() + 200 + random.nextInt(1500);
         Process second = null;
         int duringBackfill = 0;
@@ -76,7 +85,7 @@ class StreamIT {
             first.destroyForcibly();
             assertThat(first.waitFor(30, TimeUnit.SECONDS), is(true));
             assertThat(first.exitValue(), not(is(0)));
-            second = startStream(local, kinesalite, table, index, dir.resolve("second.log"));
+            second = startStream(local, kinesalite, redis, table, index, prefix, dir.resolve("second.log"));
           }
         }
         writer.write(300);
@@ -97,7 +106,10 @@ class StreamIT {
           // a loaded machine makes the stream slow, not wrong: wait while its resume position keeps moving
           awaitProgress(Duration.ofSeconds(90), Duration.ofSeconds(600), () -> {
             try {
-              return wal.position().orElse(Instant.EPOCH);
+              // the stream feeds both indexes: the earlier of their resume positions
+              Instant inRedis = position(redis, prefix);
+              Instant inWal = wal.position().orElse(Instant.EPOCH);
+              return inRedis.isBefore(inWal) ? inRedis : inWal;
             } catch (IOException e) {
               return Instant.EPOCH;
             }
@@ -107,6 +119,9 @@ class StreamIT {
           throw new AssertionError(e.getMessage() + "; resume position " + wal.position().orElse(null)
               + "; the stream's log ends:\n" + tail(log(dir.resolve("second.log")), 40), e);
         }
+        // the Redis index catches up with the backfill's build within seconds of its finish
+        awaitTrue(Duration.ofSeconds(60), () -> caughtUp(redis, prefix) || !restarted.isAlive(),
+            "the stream did not catch up with the Redis backfill's build");
         phase("stream caught up");
         assertThat(log(dir.resolve("second.log")), second.isAlive(), is(true));
         second.destroy(); // SIGTERM
@@ -115,6 +130,17 @@ class StreamIT {
         assertThat(secondLog, second.exitValue(), is(0));
         assertThat(secondLog, containsString("pagemark stream: stopped after"));
         assertThat(secondLog, containsString(", 0 dead letters"));
+        assertThat(secondLog, containsString("changes applied to Redis"));
+        try (Jedis j = redis.client()) {
+          assertThat(j.llen((prefix + "deadletters").getBytes(StandardCharsets.UTF_8)), is(0L));
+        }
+        String spec = redis.uri() + "?prefix=" + java.net.URLEncoder.encode(prefix, StandardCharsets.UTF_8);
+        try (Index idx = RedisIndex.open(spec, null)) {
+          StreamTable.assertEveryPageIsDynamoDbsPage(c, table, idx, PAGE);
+        } catch (AssertionError e) {
+          throw new AssertionError("seed " + seed + ", via Redis: " + e.getMessage(), e);
+        }
+        phase("every page via Redis checked");
 
         phase("stream stopped");
         // without DynamoDB (on a copy), changed runs of equal sort keys are unknown and pages still right
@@ -173,9 +199,21 @@ class StreamIT {
     System.err.printf("StreamIT: %s after %.0f s%n", what, (System.nanoTime() - started) / 1e9);
   }
 
-  /** {@code pagemark stream} in a JVM of its own, output to {@code log}. */
-  static Process startStream(DynamoDbLocal local, Kinesalite kinesalite, String table, Path index, Path log)
-      throws IOException {
+  /** Stream processes of this test, killed when it ends (also when it fails). */
+  private final List<Process> processes = new ArrayList<>();
+
+  @AfterEach
+  void killStreams() {
+    processes.forEach(Process::destroyForcibly);
+  }
+
+  /**
+   * {@code pagemark stream} in a JVM of its own, into the file index's WAL and the Redis index at once, output to
+   * {@code log}. Runs of equal sort keys the stream touches in Redis are marked unknown ({@code --resolveTies=false}:
+   * two Queries per touched run per batch would slow the catch-up; the resolved path is unit-tested).
+   */
+  Process startStream(DynamoDbLocal local, Kinesalite kinesalite, RedisServer redis, String table, Path index,
+      String prefix, Path log) throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xmx768m");
@@ -185,10 +223,36 @@ class StreamIT {
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(Main.class.getName());
     cmd.addAll(List.of("stream", "--stream=" + table, "--kinesisEndpoint=" + kinesalite.endpoint(),
-        "--output=" + index, "--table=" + table, "--gsi=" + StreamTable.GSI,
+        "--output=" + index, "--redis=" + redis.uri(), "--redisKeyPrefix=" + prefix, "--resolveTies=false",
+        "--table=" + table, "--gsi=" + StreamTable.GSI,
         "--dynamoEndpoint=" + local.endpoint(), "--flushMillis=500", "--watermarkIdleSeconds=2",
         "--progressSeconds=2"));
-    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    processes.add(p);
+    return p;
+  }
+
+  /** Groups the Redis index holds. */
+  static long groups(RedisServer redis, String prefix) {
+    try (Jedis j = redis.client()) {
+      return j.hlen((prefix + "groups").getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  /** The stream's resume position in Redis. */
+  static Instant position(RedisServer redis, String prefix) {
+    try (Jedis j = redis.client()) {
+      String p = j.hget(prefix + "stream", "position");
+      return p == null ? Instant.EPOCH : Instant.ofEpochMilli(Long.parseLong(p));
+    }
+  }
+
+  /** Whether the stream re-applied its recent changes over the last finished backfill build. */
+  static boolean caughtUp(RedisServer redis, String prefix) {
+    try (Jedis j = redis.client()) {
+      String build = j.hget(prefix + "meta", "buildId");
+      return build != null && build.equals(j.hget(prefix + "stream", "caughtUpBuild"));
+    }
   }
 
   /** Finished WAL segments under the index. */
