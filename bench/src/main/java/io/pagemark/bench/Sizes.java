@@ -76,9 +76,9 @@ public record Sizes(
   }
 
   public static final Sizes FULL =
-      new Sizes("full", 200_020, List.of(1, 10, 100, 1_000, 10_000), 1_000, 50, 50_000, 200, 1_000,
+      new Sizes("full", 200_020, List.of(1, 10, 100, 1_000, 10_000), 1_000, 50, 50_000, 200, 500,
           List.of(
-              new Build(Runner.DIRECT, new SyntheticEntries(1_000_000, 1_000, 200_000)),
+              new Build(Runner.DIRECT, new SyntheticEntries(250_000, 250, 50_000)),
               new Build(Runner.FLINK, new SyntheticEntries(10_000_000, 10_000, 2_000_000))),
           2_000_000, 200_000, "256m", Runner.FLINK, new Commit(2_300_000, 1_000, 5));
 
