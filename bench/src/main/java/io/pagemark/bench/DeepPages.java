@@ -127,7 +127,7 @@ final class DeepPages implements Bench {
       double meanMillis = sampled.meanMicros() / 1e3;
       context.note(String.format("deep-pages: the walk's %,d Queries to page %,d took %.0f s; its %,d sampled Queries"
           + " beyond took %.0f ms on average (p50 %.0f ms, p99 %.0f ms): a full walk to page %,d would take about"
-          + " %.0f s more on DynamoDB Local here", walked, walked, walkSeconds, sampled.count(), meanMillis,
+          + " %,.0f s more on DynamoDB Local here", walked, walked, walkSeconds, sampled.count(), meanMillis,
           sampled.percentileMicros(50) / 1e3, sampled.percentileMicros(99) / 1e3, deepest,
           meanMillis / 1e3 * (deepest - walked)));
     }
