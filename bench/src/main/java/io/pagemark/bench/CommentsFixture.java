@@ -7,9 +7,14 @@ import io.pagemark.format.BuildInfo;
 import io.pagemark.format.IndexLayout;
 import io.pagemark.lookup.FileIndex;
 import io.pagemark.lookup.GroupPages;
+import io.pagemark.pipelines.RedisServer;
 import io.pagemark.pipelines.SampleComments;
+import io.pagemark.redis.RedisAddress;
+import io.pagemark.redis.RedisIndex;
+import io.pagemark.redis.RedisLayout;
 import io.pagemark.transforms.BuildIndex;
 import io.pagemark.transforms.IndexEntryCoder;
+import io.pagemark.transforms.WriteRedisSortedSets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,6 +25,7 @@ import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.transforms.Create;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import redis.clients.jedis.Jedis;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -27,7 +33,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * enough for the deepest page), loaded with {@link SampleComments#load} and indexed by pagemark's {@link BuildIndex}
  * on the DirectRunner, fed with the keys of the loaded items (the entries a backfill's scan would read, without
  * scanning them back) and with DynamoDB's order of equal sort keys resolved against the table, as a backfill does.
- * Shared by the deep-page, latency and footprint benchmarks.
+ * The same build is loaded into a redis-server by the project's Redis sink ({@link WriteRedisSortedSets}, applied by
+ * {@link BuildIndex#withRedis}), so that both copies hold the same entries in the same order. Shared by the
+ * deep-page, latency and footprint benchmarks.
  */
 public final class CommentsFixture implements AutoCloseable {
   private final DynamoDbClient client;
@@ -35,13 +43,20 @@ public final class CommentsFixture implements AutoCloseable {
   private final BuildInfo build;
   private final int items;
   private final long rawKeyBytes;
+  private final RedisServer redis;
+  private final String redisPrefix;
+  private final long redisUsedMemoryGrowth;
 
-  private CommentsFixture(DynamoDbClient client, Path index, BuildInfo build, int items, long rawKeyBytes) {
+  private CommentsFixture(DynamoDbClient client, Path index, BuildInfo build, int items, long rawKeyBytes,
+      RedisServer redis, String redisPrefix, long redisUsedMemoryGrowth) {
     this.client = client;
     this.index = index;
     this.build = build;
     this.items = items;
     this.rawKeyBytes = rawKeyBytes;
+    this.redis = redis;
+    this.redisPrefix = redisPrefix;
+    this.redisUsedMemoryGrowth = redisUsedMemoryGrowth;
   }
 
   static CommentsFixture create(Context context, int items) throws Exception {
@@ -68,8 +83,18 @@ public final class CommentsFixture implements AutoCloseable {
     for (Map<String, AttributeValue> c : comments) {
       entries.add(ItemKeys.extract(schema, c).entry());
     }
+    RedisServer redis = context.redis();
+    long buildTime = System.currentTimeMillis();
     BuildIndex buildIndex = BuildIndex.of(schema).withTieResolution(dynamo.connection()).withOutput(root.toString())
         .withKeepBuilds(1);
+    buildIndex = buildIndex.withBuild(buildIndex.buildId(), buildTime);
+    WriteRedisSortedSets redisSink = WriteRedisSortedSets.to(redis.uri()).withSchema(schema)
+        .withBuild(buildIndex.buildId(), buildTime);
+    buildIndex = buildIndex.withRedis(redisSink);
+    long redisBefore;
+    try (Jedis j = redis.client()) {
+      redisBefore = usedMemory(j);
+    }
     Pipeline p = Pipeline.create(PipelineOptionsFactory.fromArgs(Sizes.Runner.DIRECT.options().toArray(String[]::new))
         .create());
     p.apply("Loaded comments", Create.of(entries).withCoder(IndexEntryCoder.of()))
@@ -86,9 +111,28 @@ public final class CommentsFixture implements AutoCloseable {
           + build.counts().tieRuns() + " runs of equal sort keys (" + build.counts().tieRunsUnresolved()
           + " unresolved); expected " + items + " entries, some runs, all resolved");
     }
+    long redisGrowth;
+    try (Jedis j = redis.client()) {
+      redisGrowth = usedMemory(j) - redisBefore;
+    }
     context.progress().printf("bench: indexed %,d comments (%,d runs of equal sort keys, resolved against DynamoDB)"
-        + " in %.0f s%n", items, build.counts().tieRuns(), (System.nanoTime() - started) / 1e9);
-    return new CommentsFixture(client, root, build, items, rawKeyBytes);
+        + " in files and in Redis in %.0f s%n", items, build.counts().tieRuns(), (System.nanoTime() - started) / 1e9);
+    CommentsFixture f = new CommentsFixture(client, root, build, items, rawKeyBytes, redis, redisSink.keyPrefix(),
+        redisGrowth);
+    try (RedisIndex r = f.openRedis(); GroupPages g = r.group(group())) {
+      if (g.count() != items || !build.buildId().equals(g.buildId())) {
+        throw new IllegalStateException("Redis holds build " + g.buildId() + " with " + g.count() + " entries;"
+            + " expected build " + build.buildId() + " with " + items);
+      }
+    }
+    return f;
+  }
+
+  /** {@code INFO memory}'s used_memory: every byte Redis's allocator holds. */
+  static long usedMemory(Jedis j) {
+    return j.info("memory").lines().filter(l -> l.startsWith("used_memory:")).findFirst()
+        .map(l -> Long.parseLong(l.substring("used_memory:".length()).trim()))
+        .orElseThrow(() -> new IllegalStateException("INFO memory has no used_memory line"));
   }
 
   private static int utf8(String s) {
@@ -127,6 +171,26 @@ public final class CommentsFixture implements AutoCloseable {
     try (FileIndex f = FileIndex.open(index)) {
       return f.group(group());
     }
+  }
+
+  /** The redis-server that holds the same build. */
+  public RedisServer redis() {
+    return redis;
+  }
+
+  /** The Redis copy of the build, opened for lookups (the caller closes it). */
+  public RedisIndex openRedis() throws java.io.IOException {
+    return RedisIndex.open(RedisAddress.parse(redis.uri()), redisPrefix, build.buildId());
+  }
+
+  /** The group's live sorted set in Redis. */
+  public byte[] redisGroupKey() {
+    return new RedisLayout(redisPrefix).liveKey(RedisLayout.groupBytes(io.pagemark.key.KeyValue.ofString(group())));
+  }
+
+  /** How much Redis's {@code used_memory} grew while the build was loaded (every key of the index). */
+  public long redisUsedMemoryGrowth() {
+    return redisUsedMemoryGrowth;
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.pagemark.bench;
 
 import io.pagemark.pipelines.DynamoDbLocal;
+import io.pagemark.pipelines.RedisServer;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -11,8 +12,8 @@ import java.util.function.Consumer;
 
 /**
  * What the benchmarks of one run share: a work directory, a progress stream, where figures go, the classpath for
- * child JVMs, and fixtures made once (DynamoDB Local, the deep-page table and its index). Closing it stops what it
- * started.
+ * child JVMs, and fixtures made once (DynamoDB Local, a redis-server, the deep-page table and its index in files and
+ * in Redis). Closing it stops what it started.
  */
 public final class Context implements AutoCloseable {
   private final Path work;
@@ -20,6 +21,7 @@ public final class Context implements AutoCloseable {
   private final Consumer<Figure> sink;
   private final Sizes sizes;
   private DynamoDbLocal dynamo;
+  private RedisServer redis;
   private CommentsFixture comments;
   private final List<String> notes = new ArrayList<>();
 
@@ -64,6 +66,18 @@ public final class Context implements AutoCloseable {
     return dynamo;
   }
 
+  /**
+   * A redis-server of its own on a free loopback port, started on first use ({@code bin/ensure-redis} installs it
+   * when missing; if it cannot start, this throws with its log).
+   */
+  public RedisServer redis() throws IOException {
+    if (redis == null) {
+      progress.println("bench: starting redis-server ...");
+      redis = RedisServer.start();
+    }
+    return redis;
+  }
+
   /** The deep-page table (one group of {@link Sizes#deepItems()} comments) and its index, made on first use. */
   public CommentsFixture comments() throws Exception {
     if (comments == null) {
@@ -79,6 +93,13 @@ public final class Context implements AutoCloseable {
     }
     if (dynamo != null) {
       dynamo.close();
+    }
+    if (redis != null) {
+      try {
+        redis.close();
+      } catch (IOException e) {
+        progress.println("bench: could not clean up after redis-server: " + e.getMessage());
+      }
     }
   }
 }

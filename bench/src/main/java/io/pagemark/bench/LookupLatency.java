@@ -27,7 +27,8 @@ import java.util.Random;
  *       read and checked) and the page start looked up.
  * </ul>
  *
- * <p>Extension point: another index backend (Redis sorted sets, {@code ZRANGE} on loopback) is timed the same way by
+ * <p>The Redis copy of the same build (sorted sets loaded by the Redis sink, read with {@code ZRANGE key i i} on
+ * loopback through {@link io.pagemark.redis.RedisIndex}) is timed warm the same way. Another backend is timed by
  * adding it to {@link #backends}: it is an {@link Index} holding the same build.
  */
 final class LookupLatency implements Bench {
@@ -38,9 +39,14 @@ final class LookupLatency implements Bench {
 
     /** Opens the backend's copy of the fixture's build. */
     Index open(CommentsFixture table) throws Exception;
+
+    /** How a lookup reads this backend, for the results table. */
+    default String how() {
+      return "";
+    }
   }
 
-  /** The backends timed warm. Redis ZRANGE joins here once the Redis sink is built. */
+  /** The backends timed warm. */
   static List<Backend> backends() {
     return List.of(new Backend() {
       @Override
@@ -51,6 +57,22 @@ final class LookupLatency implements Bench {
       @Override
       public Index open(CommentsFixture table) throws IOException {
         return FileIndex.open(table.index());
+      }
+    }, new Backend() {
+      @Override
+      public String name() {
+        return "Redis ZRANGE on loopback";
+      }
+
+      @Override
+      public Index open(CommentsFixture table) throws IOException {
+        return table.openRedis();
+      }
+
+      @Override
+      public String how() {
+        return "; the same build loaded by the Redis sink into a redis-server on 127.0.0.1, each record read one"
+            + " MULTI HGET(stamp) ZRANGE(key, i, i) EXEC exchange through RedisIndex";
       }
     });
   }
@@ -129,8 +151,8 @@ final class LookupLatency implements Bench {
           context.progress().println(); // keeps the lookups' results alive
         }
       }
-      String note = String.format("%,d timed lookups after %,d warm-up; %s; baseline %,d Queries", s.count(),
-          sizes.warmLookups(), pagesNote, queries.count());
+      String note = String.format("%,d timed lookups after %,d warm-up; %s; baseline %,d Queries%s", s.count(),
+          sizes.warmLookups(), pagesNote, queries.count(), b.how());
       context.report(new Figure(name(b.name(), "p50"), s.percentileMicros(50), "us", baseline, q50, "us", note));
       context.report(new Figure(name(b.name(), "p99"), s.percentileMicros(99), "us", baseline, q99, "us", note));
     }

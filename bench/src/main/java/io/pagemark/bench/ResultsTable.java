@@ -31,9 +31,11 @@ final class ResultsTable {
       missing.forEach(m -> b.append("- ").append(m).append('\n'));
       failures.forEach(f -> b.append("- failure: ").append(f).append('\n'));
     }
-    b.append("\nPending (features not built yet; measured once they land):\n\n");
-    pending.forEach(p -> b.append("- ").append(p.name()).append(": waiting for ").append(p.waitingFor())
-        .append("; extension point: ").append(p.extensionPoint()).append('\n'));
+    if (!pending.isEmpty()) {
+      b.append("\nPending (features not built yet; measured once they land):\n\n");
+      pending.forEach(p -> b.append("- ").append(p.name()).append(": waiting for ").append(p.waitingFor())
+          .append("; extension point: ").append(p.extensionPoint()).append('\n'));
+    }
     if (!notes.isEmpty()) {
       b.append("\nNotes:\n\n");
       notes.forEach(n -> b.append("- ").append(n).append('\n'));
@@ -51,15 +53,19 @@ final class ResultsTable {
     String mem = firstValue(Path.of("/proc/meminfo"), "MemTotal");
     String memText = mem == null ? "? memory"
         : String.format(Locale.ROOT, "%.1f GiB", Long.parseLong(mem.split("\\s+")[0]) / 1024.0 / 1024.0);
-    String load;
-    try {
-      load = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+")[0];
-    } catch (IOException e) {
-      load = "?";
-    }
+    String load = loadAverage();
     return String.format(Locale.ROOT, "%d cores (nproc), %s, %s, Java %s, load average %s at the end",
         Runtime.getRuntime().availableProcessors(), memText, cpu == null ? "unknown CPU" : cpu,
         System.getProperty("java.version"), load);
+  }
+
+  /** The 1-minute load average, or "?". */
+  static String loadAverage() {
+    try {
+      return Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+")[0];
+    } catch (IOException e) {
+      return "?";
+    }
   }
 
   private static String firstValue(Path file, String key) {

@@ -19,6 +19,18 @@ final class Samples {
     return n;
   }
 
+  /** The mean in microseconds. */
+  double meanMicros() {
+    if (n == 0) {
+      throw new IllegalStateException("no samples");
+    }
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+      sum += nanos[i];
+    }
+    return sum / n / 1e3;
+  }
+
   /** The nearest-rank percentile {@code p} (0 &lt; p &le; 100) in microseconds. */
   double percentileMicros(double p) {
     if (n == 0) {

@@ -9,6 +9,9 @@ import java.util.List;
  * @param mode "full" or "quick"
  * @param deepItems items of the one group in the deep-page table
  * @param deepPages the pages whose cost is measured (20 items a page)
+ * @param walkedPages the LastEvaluatedKey walk issues every Query up to this page; beyond it, only every
+ *     {@code sampleEvery}-th page's Query (and each measured page's) is issued, and the rest is scaled from them
+ * @param sampleEvery the sampling step of the walk beyond {@code walkedPages}
  * @param warmLookups timed lookups on a warm page cache
  * @param coldLookups timed lookups on a cold page cache (each evicts the group file first)
  * @param queries timed DynamoDB Local Queries (the latency baseline)
@@ -17,11 +20,14 @@ import java.util.List;
  * @param maxPartEntries the builds' {@code --maxPartEntries}
  * @param peakHeap {@code -Xmx} of the peak-memory build's JVM
  * @param peakRunner the runner of the peak-memory build
+ * @param commit the commit benchmark's sizes
  */
 public record Sizes(
     String mode,
     int deepItems,
     List<Integer> deepPages,
+    int walkedPages,
+    int sampleEvery,
     int warmLookups,
     int coldLookups,
     int queries,
@@ -29,8 +35,15 @@ public record Sizes(
     long peakEntries,
     long maxPartEntries,
     String peakHeap,
-    Runner peakRunner) {
+    Runner peakRunner,
+    Commit commit) {
   public static final int PAGE_SIZE = 20;
+
+  /**
+   * The commit benchmark: {@code changes} changes merged into one group of {@code entries}, median of {@code rounds}
+   * (after one round of warm-up).
+   */
+  public record Commit(long entries, int changes, int rounds) {}
 
   /** A throughput build: a runner and the synthetic entries it builds (see {@link SyntheticEntries}). */
   public record Build(Runner runner, SyntheticEntries entries) {}
@@ -63,16 +76,16 @@ public record Sizes(
   }
 
   public static final Sizes FULL =
-      new Sizes("full", 200_020, List.of(1, 10, 100, 1_000, 10_000), 50_000, 200, 1_000,
+      new Sizes("full", 200_020, List.of(1, 10, 100, 1_000, 10_000), 1_000, 50, 50_000, 200, 500,
           List.of(
-              new Build(Runner.DIRECT, new SyntheticEntries(1_000_000, 1_000, 200_000)),
+              new Build(Runner.DIRECT, new SyntheticEntries(250_000, 250, 50_000)),
               new Build(Runner.FLINK, new SyntheticEntries(10_000_000, 10_000, 2_000_000))),
-          2_000_000, 200_000, "256m", Runner.FLINK);
+          2_000_000, 200_000, "256m", Runner.FLINK, new Commit(2_300_000, 1_000, 5));
 
   public static final Sizes QUICK =
-      new Sizes("quick", 2_020, List.of(1, 10, 100), 5_000, 30, 200,
+      new Sizes("quick", 2_020, List.of(1, 10, 100), 10, 10, 5_000, 30, 200,
           List.of(
               new Build(Runner.DIRECT, new SyntheticEntries(50_000, 500, 10_000)),
               new Build(Runner.FLINK, new SyntheticEntries(50_000, 500, 10_000))),
-          10_000, 1_000, "256m", Runner.FLINK);
+          10_000, 1_000, "256m", Runner.FLINK, new Commit(100_000, 1_000, 3));
 }

@@ -28,7 +28,17 @@ class SamplesTest {
   }
 
   @Test
+  void meanInMicroseconds() {
+    Samples s = new Samples(3);
+    s.add(1_000);
+    s.add(2_000);
+    s.add(6_000);
+    assertThat(s.meanMicros(), is(3.0));
+  }
+
+  @Test
   void noSamplesIsAnError() {
     assertThrows(IllegalStateException.class, () -> new Samples(3).percentileMicros(50));
+    assertThrows(IllegalStateException.class, () -> new Samples(3).meanMicros());
   }
 }

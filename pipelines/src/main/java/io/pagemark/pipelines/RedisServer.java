@@ -12,10 +12,11 @@ import java.util.concurrent.TimeUnit;
 import redis.clients.jedis.Jedis;
 
 /**
- * A real {@code redis-server} for tests, in its own process on a free loopback port, without persistence
- * ({@code --save "" --appendonly no}). If redis-server is not installed, {@code bin/ensure-redis} installs it; if it
- * still cannot start, {@link #start()} throws with the server's log (tests fail, they never skip). {@link #kill()}
- * and {@link #restart()} simulate a crash and a restart on the same port.
+ * A real {@code redis-server} for the integration tests and the benchmark suite, in its own process on a free
+ * loopback port, without persistence ({@code --save "" --appendonly no}). If redis-server is not installed,
+ * {@code bin/ensure-redis} installs it; if it still cannot start, {@link #start()} throws with the server's log
+ * (tests and benchmarks fail, they never skip). {@link #kill()} and {@link #restart()} simulate a crash and a restart
+ * on the same port.
  */
 public final class RedisServer implements AutoCloseable {
   private static final long START_TIMEOUT_MILLIS = 20_000;
