@@ -14,7 +14,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
+import software.amazon.awssdk.services.kinesis.model.GetRecordsResponse;
+import software.amazon.awssdk.services.kinesis.model.Record;
 import software.amazon.awssdk.services.kinesis.model.ResourceInUseException;
+import software.amazon.awssdk.services.kinesis.model.Shard;
+import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
 import software.amazon.awssdk.services.kinesis.model.StreamStatus;
 
 /**
@@ -80,6 +84,30 @@ public final class Kinesalite implements AutoCloseable {
         pause(50);
       }
     }
+  }
+
+  /** Every record of the stream, shard by shard from the oldest (a test's or benchmark's view of what arrived). */
+  public List<Record> records(String stream) {
+    List<Record> out = new java.util.ArrayList<>();
+    try (KinesisClient c = connection().client()) {
+      for (Shard s : c.listShards(b -> b.streamName(stream)).shards()) {
+        String it = c.getShardIterator(b -> b.streamName(stream).shardId(s.shardId())
+            .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
+        while (it != null) {
+          String from = it;
+          GetRecordsResponse r = c.getRecords(b -> b.shardIterator(from).limit(10_000));
+          out.addAll(r.records());
+          it = r.records().isEmpty() ? null : r.nextShardIterator();
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The latest arrival time of the stream's records; throws when it has none. */
+  public java.time.Instant lastArrival(String stream) {
+    return records(stream).stream().map(Record::approximateArrivalTimestamp).max(java.util.Comparator.naturalOrder())
+        .orElseThrow(() -> new IllegalStateException("stream " + stream + " holds no record"));
   }
 
   /**

@@ -49,6 +49,8 @@ public final class Main {
         return benchCommit(rest, out, err);
       case "bench-stream-lag":
         return StreamLagBenchmark.run(rest, out, err);
+      case "bench-stream-backlog":
+        return StreamBacklogBenchmark.run(rest, out, err);
       default:
         err.println("pagemark: unknown command \"" + argv.get(0) + "\"");
         usage(err);
@@ -99,7 +101,7 @@ public final class Main {
         + " [--redisKeyPrefix=P] [--kinesisEndpoint=URL] [--dynamoEndpoint=URL] [--from=resume|trim_horizon|latest|INSTANT]");
     s.println("  commit     --index=DIR [--group=G] [--dynamoEndpoint=URL] [--resolveTies=true|false]");
     s.println("  relay      --table=T --stream=NAME [--dynamoEndpoint=URL] [--kinesisEndpoint=URL] [--createStream=N]");
-    s.println("  bench-commit, bench-stream-lag   benchmarks of the incremental index (see README.md)");
+    s.println("  bench-commit, bench-stream-lag, bench-stream-backlog   benchmarks of the incremental index (see README.md)");
     s.println("See README.md for every option.");
   }
 }

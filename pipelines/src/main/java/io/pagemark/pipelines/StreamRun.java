@@ -142,6 +142,7 @@ final class StreamRun implements AutoCloseable {
     // throughput; the transforms are tested with them on.
     direct.setEnforceImmutability(false);
     direct.setEnforceEncodability(false);
+    useSdfRead(o);
     Pipeline p = Pipeline.create(o);
     PCollection<KinesisRecord> records = p.apply("Read " + o.getStream(), read);
     List<String> into = new java.util.ArrayList<>();
@@ -163,6 +164,19 @@ final class StreamRun implements AutoCloseable {
       catchUp = RedisCatchUp.start(redis);
     }
     return new StreamRun(p.run(), from, String.join(" and ", into), catchUp);
+  }
+
+  /**
+   * Reads Kinesis through Beam's splittable-DoFn wrapper of the source unless the user asked for the primitive read
+   * ({@code --experiments=use_deprecated_read}). The DirectRunner's primitive unbounded read emits at most 10 records
+   * per bundle and closes the reader after 5% of bundles; a KinesisIO reader restarted from its checkpoint starts new
+   * shard threads and fetches its records again. See README, "Catch-up throughput" ({@code bench-stream-backlog}).
+   */
+  static void useSdfRead(org.apache.beam.sdk.options.PipelineOptions o) {
+    org.apache.beam.sdk.options.ExperimentalOptions e = o.as(org.apache.beam.sdk.options.ExperimentalOptions.class);
+    if (!org.apache.beam.sdk.options.ExperimentalOptions.hasExperiment(e, "use_deprecated_read")) {
+      org.apache.beam.sdk.options.ExperimentalOptions.addExperiment(e, "use_sdf_read");
+    }
   }
 
   /**
