@@ -38,7 +38,7 @@ final class StreamCommand {
     KinesisConnection.configureSdk();
     StreamRun run;
     try {
-      run = StreamRun.start(options);
+      run = StreamRun.start(options, err);
     } catch (IllegalArgumentException e) {
       err.println("pagemark stream: " + e.getMessage());
       return ExitCode.FAILURE;
@@ -48,6 +48,7 @@ final class StreamCommand {
     }
     err.println("pagemark stream: reading " + options.getStream() + " from " + run.startedFrom() + " into "
         + Path.of(options.getOutput()).resolve(Wal.DIR) + "; SIGTERM or Ctrl-C stops it");
+    run.where().ifPresent(w -> err.println("pagemark stream: " + w));
 
     CountDownLatch finished = new CountDownLatch(1);
     Thread hook = new Thread(() -> {

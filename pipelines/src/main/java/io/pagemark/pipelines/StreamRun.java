@@ -10,6 +10,7 @@ import io.pagemark.stream.LagBuckets;
 import io.pagemark.stream.StreamToWal;
 import io.pagemark.stream.Wal;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -17,7 +18,7 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.beam.runners.direct.DirectOptions;
+import java.util.Optional;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.io.aws2.kinesis.KinesisIO;
@@ -35,15 +36,28 @@ import software.amazon.kinesis.common.InitialPositionInStream;
 final class StreamRun implements AutoCloseable {
   private final PipelineResult result;
   private final String startedFrom;
+  private final Optional<String> flinkCluster;
+  private final String jobName;
   private final long startedNanos = System.nanoTime();
+  private volatile Map<String, Long> lastCounters = Map.of();
 
-  private StreamRun(PipelineResult result, String startedFrom) {
+  private StreamRun(PipelineResult result, String startedFrom, Optional<String> flinkCluster, String jobName) {
     this.result = result;
     this.startedFrom = startedFrom;
+    this.flinkCluster = flinkCluster;
+    this.jobName = jobName;
   }
 
-  /** Validates, then starts the pipeline. Throws {@link IllegalArgumentException} for a problem the user can fix. */
+  /** As {@link #start(StreamOptions, PrintStream)}, telling where the pipeline runs on stderr. */
   static StreamRun start(StreamOptions o) throws IOException {
+    return start(o, System.err);
+  }
+
+  /**
+   * Validates, then starts the pipeline on the runner the options name; lines about where it runs go to {@code
+   * progress}. Throws {@link IllegalArgumentException} for a problem the user can fix.
+   */
+  static StreamRun start(StreamOptions o, PrintStream progress) throws IOException {
     if (o.getFlushMillis() < 1) {
       throw new IllegalArgumentException("--flushMillis must be at least 1, not " + o.getFlushMillis());
     }
@@ -109,17 +123,12 @@ final class StreamRun implements AutoCloseable {
         }
     }
 
-    DirectOptions direct = o.as(DirectOptions.class);
-    direct.setBlockOnRun(false);
-    // The DirectRunner's checks of user code (every element encoded and compared) halve a long-running stream's
-    // throughput; the transforms are tested with them on.
-    direct.setEnforceImmutability(false);
-    direct.setEnforceEncodability(false);
+    Optional<FlinkTarget> flink = StreamRunner.configure(o, progress);
     Pipeline p = Pipeline.create(o);
     p.apply("Read " + o.getStream(), read)
         .apply("Append changes to the WAL",
             StreamToWal.of(schema).withOutput(o.getOutput()).withFlushInterval(Duration.millis(o.getFlushMillis())));
-    return new StreamRun(p.run(), from);
+    return new StreamRun(p.run(), from, flink.flatMap(FlinkTarget::restAddress), o.getJobName());
   }
 
   /**
@@ -149,9 +158,40 @@ final class StreamRun implements AutoCloseable {
     return result;
   }
 
-  /** The pipeline's counters so far (namespace {@value StreamToWal#METRICS}). */
+  /**
+   * The pipeline's counters so far (namespace {@value StreamToWal#METRICS}). When the runner cannot tell them (a
+   * Flink job that has just ended and taken its counters with it), the last ones it told.
+   */
   Map<String, Long> counters() {
-    return Progress.counters(result);
+    Map<String, Long> now = Progress.counters(result);
+    if (now.isEmpty()) {
+      return lastCounters;
+    }
+    lastCounters = now;
+    return now;
+  }
+
+  /**
+   * Where the pipeline runs, for the start line: the Flink job on a cluster (its id, found by job name through the
+   * REST API, and how to cancel it should this launcher be killed), else nothing.
+   */
+  Optional<String> where() {
+    if (flinkCluster.isEmpty()) {
+      return Optional.empty();
+    }
+    String id = "(id not found by the job name " + jobName + ")";
+    try {
+      for (FlinkRest.Job j : new FlinkRest(flinkCluster.get()).jobs()) {
+        if (j.name().equals(jobName) && !j.state().matches("FINISHED|CANCELED|FAILED")) {
+          id = j.id();
+        }
+      }
+    } catch (IOException e) {
+      id = "(" + e.getMessage() + ")";
+    }
+    return Optional.of("Flink job " + id + " on http://" + flinkCluster.get() + "; if this launcher is killed"
+        + " (SIGKILL) the job keeps running: cancel it with curl -X PATCH 'http://" + flinkCluster.get() + "/jobs/"
+        + id + "?mode=cancel', flink cancel, or the web UI");
   }
 
   double seconds() {

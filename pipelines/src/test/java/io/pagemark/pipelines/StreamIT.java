@@ -166,14 +166,24 @@ class StreamIT {
     System.err.printf("StreamIT: %s after %.0f s%n", what, (System.nanoTime() - started) / 1e9);
   }
 
-  /** {@code pagemark stream} in a JVM of its own, output to {@code log}. */
-  static Process startStream(DynamoDbLocal local, Kinesalite kinesalite, String table, Path index, Path log)
-      throws IOException {
+  /**
+   * {@code pagemark stream} in a JVM of its own, output to {@code log}, with the JVM flags {@code bin/pagemark} gives
+   * it (Flink's Java 17 opens, the job jar) and {@code extra} options (a runner, for instance).
+   */
+  static Process startStream(DynamoDbLocal local, Kinesalite kinesalite, String table, Path index, Path log,
+      String... extra) throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xmx768m");
     cmd.add("-Daws.cborEnabled=false");
     cmd.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+    cmd.addAll(List.of("--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.lang=ALL-UNNAMED",
+        "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
+        "--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+        "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED"));
+    if (System.getProperty(FlinkTarget.JAR_PROPERTY) != null) {
+      cmd.add("-D" + FlinkTarget.JAR_PROPERTY + "=" + System.getProperty(FlinkTarget.JAR_PROPERTY));
+    }
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(Main.class.getName());
@@ -181,6 +191,7 @@ class StreamIT {
         "--output=" + index, "--table=" + table, "--gsi=" + StreamTable.GSI,
         "--dynamoEndpoint=" + local.endpoint(), "--flushMillis=500", "--watermarkIdleSeconds=2",
         "--progressSeconds=2"));
+    cmd.addAll(List.of(extra));
     return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
   }
 
