@@ -4,17 +4,22 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The two calls of Flink's REST API that pagemark needs: the cluster overview ({@code GET /overview}: does a
- * JobManager answer, how many TaskManagers and slots it has) and the jobs ({@code GET /jobs/overview}: state and tasks
- * finished of each). Any failure is an {@link IOException} whose message names the address.
+ * The calls of Flink's REST API that pagemark needs: the cluster overview ({@code GET /overview}: does a JobManager
+ * answer, how many TaskManagers and slots it has), the jobs ({@code GET /jobs/overview}: state and tasks finished of
+ * each), and a running job's Beam counters (the Flink runner mirrors them as operator metrics). Any failure is an
+ * {@link IOException} whose message names the address.
  */
 final class FlinkRest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -62,6 +67,36 @@ final class FlinkRest {
           t.path("total").asInt(), t.path("running").asInt(), t.path("finished").asInt()));
     }
     return jobs;
+  }
+
+  /**
+   * The Beam counters of namespace {@code namespace} of a job, summed over its operators and subtasks, by counter
+   * name. The Flink runner copies a step's counters to Flink metrics named {@code <operator>.<namespace>.<name>} when
+   * a bundle finishes; the REST API serves them as its metric fetcher last saw them ({@code
+   * metrics.fetcher.update-interval}, 10 s unless configured).
+   */
+  Map<String, Long> counters(String jobId, String namespace) throws IOException {
+    Map<String, Long> counters = new HashMap<>();
+    String marker = "." + namespace + ".";
+    for (JsonNode v : get("/jobs/" + jobId).path("vertices")) {
+      String metrics = "/jobs/" + jobId + "/vertices/" + v.path("id").asText() + "/subtasks/metrics";
+      List<String> ids = new ArrayList<>();
+      for (JsonNode m : get(metrics)) {
+        String id = m.path("id").asText();
+        if (id.contains(marker)) {
+          ids.add(id);
+        }
+      }
+      if (ids.isEmpty()) {
+        continue;
+      }
+      String query = URLEncoder.encode(String.join(",", ids), StandardCharsets.UTF_8);
+      for (JsonNode m : get(metrics + "?agg=sum&get=" + query)) {
+        String id = m.path("id").asText();
+        counters.merge(id.substring(id.lastIndexOf(marker) + marker.length()), m.path("sum").asLong(), Long::sum);
+      }
+    }
+    return counters;
   }
 
   private JsonNode get(String path) throws IOException {

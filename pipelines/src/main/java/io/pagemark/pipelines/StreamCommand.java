@@ -83,7 +83,7 @@ final class StreamCommand {
     PipelineResult.State state;
     while (true) {
       try {
-        state = run.result().waitUntilFinish(Duration.standardSeconds(Math.max(1, progressSeconds)));
+        state = run.awaitEnd(Duration.standardSeconds(Math.max(1, progressSeconds)));
       } catch (RuntimeException e) {
         err.println("pagemark stream: failed: " + rootMessage(e));
         return ExitCode.FAILURE;

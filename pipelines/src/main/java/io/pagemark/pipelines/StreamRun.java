@@ -36,15 +36,17 @@ import software.amazon.kinesis.common.InitialPositionInStream;
 final class StreamRun implements AutoCloseable {
   private final PipelineResult result;
   private final String startedFrom;
-  private final Optional<String> flinkCluster;
+  private final Optional<StreamRunner.FlinkJob> flink;
   private final String jobName;
   private final long startedNanos = System.nanoTime();
   private volatile Map<String, Long> lastCounters = Map.of();
+  private volatile String flinkJobId;
 
-  private StreamRun(PipelineResult result, String startedFrom, Optional<String> flinkCluster, String jobName) {
+  private StreamRun(PipelineResult result, String startedFrom, Optional<StreamRunner.FlinkJob> flink,
+      String jobName) {
     this.result = result;
     this.startedFrom = startedFrom;
-    this.flinkCluster = flinkCluster;
+    this.flink = flink;
     this.jobName = jobName;
   }
 
@@ -123,12 +125,20 @@ final class StreamRun implements AutoCloseable {
         }
     }
 
-    Optional<FlinkTarget> flink = StreamRunner.configure(o, progress);
+    Optional<StreamRunner.FlinkJob> flink = StreamRunner.configure(o, progress);
     Pipeline p = Pipeline.create(o);
     p.apply("Read " + o.getStream(), read)
         .apply("Append changes to the WAL",
             StreamToWal.of(schema).withOutput(o.getOutput()).withFlushInterval(Duration.millis(o.getFlushMillis())));
-    return new StreamRun(p.run(), from, flink.flatMap(FlinkTarget::restAddress), o.getJobName());
+    PipelineResult result;
+    try {
+      result = p.run();
+    } finally {
+      if (flink.isPresent()) {
+        flink.get().deleteConfDir();
+      }
+    }
+    return new StreamRun(result, from, flink, o.getJobName());
   }
 
   /**
@@ -159,11 +169,23 @@ final class StreamRun implements AutoCloseable {
   }
 
   /**
-   * The pipeline's counters so far (namespace {@value StreamToWal#METRICS}). When the runner cannot tell them (a
-   * Flink job that has just ended and taken its counters with it), the last ones it told.
+   * The pipeline's counters so far (namespace {@value StreamToWal#METRICS}): from the runner, or on Flink from its
+   * REST API (as Flink's metric fetcher last saw them, up to a second or, on a cluster, a few seconds old). When they
+   * cannot be had (a Flink job that has just ended takes its counters with it), the last ones seen.
    */
   Map<String, Long> counters() {
-    Map<String, Long> now = Progress.counters(result);
+    Map<String, Long> now = Map.of();
+    Optional<String> rest = flink.flatMap(StreamRunner.FlinkJob::restAddress);
+    if (rest.isEmpty()) {
+      now = Progress.counters(result);
+    } else {
+      try {
+        String id = flinkJobId();
+        now = id == null ? Map.of() : new FlinkRest(rest.get()).counters(id, StreamToWal.METRICS);
+      } catch (IOException e) {
+        // Flink in this JVM stops its REST API with the job; the last counters stand
+      }
+    }
     if (now.isEmpty()) {
       return lastCounters;
     }
@@ -171,27 +193,40 @@ final class StreamRun implements AutoCloseable {
     return now;
   }
 
+  /** The Flink job's id, found by its name through the REST API; null while it is not listed (or not on Flink). */
+  private String flinkJobId() throws IOException {
+    Optional<String> rest = flink.flatMap(StreamRunner.FlinkJob::restAddress);
+    if (flinkJobId == null && rest.isPresent()) {
+      for (FlinkRest.Job j : new FlinkRest(rest.get()).jobs()) {
+        if (j.name().equals(jobName) && !j.state().matches("FINISHED|CANCELED|FAILED")) {
+          flinkJobId = j.id();
+        }
+      }
+    }
+    return flinkJobId;
+  }
+
   /**
    * Where the pipeline runs, for the start line: the Flink job on a cluster (its id, found by job name through the
    * REST API, and how to cancel it should this launcher be killed), else nothing.
    */
   Optional<String> where() {
-    if (flinkCluster.isEmpty()) {
+    if (flink.isEmpty() || !flink.get().cluster()) {
       return Optional.empty();
     }
-    String id = "(id not found by the job name " + jobName + ")";
+    String cluster = flink.get().restAddress().orElseThrow();
+    String id;
     try {
-      for (FlinkRest.Job j : new FlinkRest(flinkCluster.get()).jobs()) {
-        if (j.name().equals(jobName) && !j.state().matches("FINISHED|CANCELED|FAILED")) {
-          id = j.id();
-        }
+      id = flinkJobId();
+      if (id == null) {
+        id = "(id not found by the job name " + jobName + ")";
       }
     } catch (IOException e) {
       id = "(" + e.getMessage() + ")";
     }
-    return Optional.of("Flink job " + id + " on http://" + flinkCluster.get() + "; if this launcher is killed"
-        + " (SIGKILL) the job keeps running: cancel it with curl -X PATCH 'http://" + flinkCluster.get() + "/jobs/"
-        + id + "?mode=cancel', flink cancel, or the web UI");
+    return Optional.of("Flink job " + id + " on http://" + cluster + "; if this launcher is killed (SIGKILL) the"
+        + " job keeps running: cancel it with curl -X PATCH 'http://" + cluster + "/jobs/" + id + "?mode=cancel'"
+        + " (or flink cancel, or the web UI)");
   }
 
   double seconds() {
@@ -215,6 +250,28 @@ final class StreamRun implements AutoCloseable {
     return ms < 0 ? "-" : "~" + ms + " ms";
   }
 
+  /**
+   * Waits up to {@code timeout} for the pipeline to end; returns its state. On Flink it polls the job's state (the
+   * runner's own wait logs a warning each time it times out).
+   */
+  PipelineResult.State awaitEnd(Duration timeout) {
+    if (flink.isEmpty()) {
+      return result.waitUntilFinish(timeout);
+    }
+    long deadline = System.nanoTime() + timeout.getMillis() * 1_000_000L;
+    PipelineResult.State state = result.getState();
+    while (!state.isTerminal() && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(200); // polling the job's state with a deadline
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      state = result.getState();
+    }
+    return state;
+  }
+
   /** Cancels the pipeline (it stops shortly after). */
   void stop() {
     try {
@@ -231,7 +288,7 @@ final class StreamRun implements AutoCloseable {
   public void close() {
     stop();
     try {
-      result.waitUntilFinish(Duration.standardSeconds(30));
+      awaitEnd(Duration.standardSeconds(30));
     } catch (RuntimeException e) {
       // it failed while stopping; nothing more to stop
     }
