@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The calls of Flink's REST API that pagemark needs: the cluster overview ({@code GET /overview}: does a JobManager
@@ -71,19 +73,19 @@ final class FlinkRest {
 
   /**
    * The Beam counters of namespace {@code namespace} of a job, summed over its operators and subtasks, by counter
-   * name. The Flink runner copies a step's counters to Flink metrics named {@code <operator>.<namespace>.<name>} when
-   * a bundle finishes; the REST API serves them as its metric fetcher last saw them ({@code
-   * metrics.fetcher.update-interval}, 10 s unless configured).
+   * name. The Flink runner copies a step's counters to Flink metrics named {@code <namespace>.<name>} of the step's
+   * operator when a bundle finishes; the REST API lists them as {@code <operator>.<namespace>_<name>} and serves them
+   * as its metric fetcher last saw them ({@code metrics.fetcher.update-interval}, 10 s unless configured).
    */
   Map<String, Long> counters(String jobId, String namespace) throws IOException {
     Map<String, Long> counters = new HashMap<>();
-    String marker = "." + namespace + ".";
+    Pattern metric = Pattern.compile("\\." + Pattern.quote(namespace) + "[._](.+)$");
     for (JsonNode v : get("/jobs/" + jobId).path("vertices")) {
       String metrics = "/jobs/" + jobId + "/vertices/" + v.path("id").asText() + "/subtasks/metrics";
       List<String> ids = new ArrayList<>();
       for (JsonNode m : get(metrics)) {
         String id = m.path("id").asText();
-        if (id.contains(marker)) {
+        if (metric.matcher(id).find()) {
           ids.add(id);
         }
       }
@@ -92,8 +94,10 @@ final class FlinkRest {
       }
       String query = URLEncoder.encode(String.join(",", ids), StandardCharsets.UTF_8);
       for (JsonNode m : get(metrics + "?agg=sum&get=" + query)) {
-        String id = m.path("id").asText();
-        counters.merge(id.substring(id.lastIndexOf(marker) + marker.length()), m.path("sum").asLong(), Long::sum);
+        Matcher name = metric.matcher(m.path("id").asText());
+        if (name.find()) {
+          counters.merge(name.group(1), m.path("sum").asLong(), Long::sum);
+        }
       }
     }
     return counters;

@@ -90,6 +90,7 @@ class FlinkStreamIT {
       BackfillIT.Result empty = BackfillIT.backfill(local, "--table=" + table, "--gsi=" + StreamTable.GSI,
           "--output=" + index, "--segments=1");
       assertThat(empty.err(), empty.code(), is(0));
+      phase(table + ": empty index built", t);
       StreamTable.Writer writer = new StreamTable.Writer(c, table, 200, seed);
       try (Relay relay = Relay.start(local.connection(), table, kinesalite.connection(), table,
           new Relay.Options(0.1, 30, seed))) {
@@ -105,6 +106,7 @@ class FlinkStreamIT {
         if (cluster != null) {
           writer.write(WRITES / 2 - 100);
           running = killAndResume(cluster, local, kinesalite, table, index, first, firstLog);
+          phase(table + ": killed, cancelled, resumed", t);
           runningLog = dir.resolve(table + "-second.log");
           writer.write(WRITES / 2);
         } else {
