@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -74,14 +75,16 @@ final class FlinkRest {
   /**
    * The Beam counters of namespace {@code namespace} of a job, summed over its operators and subtasks, by counter
    * name. The Flink runner copies a step's counters to Flink metrics named {@code <namespace>.<name>} of the step's
-   * operator when a bundle finishes; the REST API lists them as {@code <operator>.<namespace>_<name>} and serves them
-   * as its metric fetcher last saw them ({@code metrics.fetcher.update-interval}, 10 s unless configured).
+   * operator when a bundle finishes; the REST API lists them per subtask as {@code
+   * <subtask>.<operator>.<namespace>_<name>} and serves them as its metric fetcher last saw them ({@code
+   * metrics.fetcher.update-interval}, 10 s unless configured). Values that are not integers (Beam's distributions and
+   * gauges) are left out.
    */
   Map<String, Long> counters(String jobId, String namespace) throws IOException {
     Map<String, Long> counters = new HashMap<>();
     Pattern metric = Pattern.compile("\\." + Pattern.quote(namespace) + "[._](.+)$");
     for (JsonNode v : get("/jobs/" + jobId).path("vertices")) {
-      String metrics = "/jobs/" + jobId + "/vertices/" + v.path("id").asText() + "/subtasks/metrics";
+      String metrics = "/jobs/" + jobId + "/vertices/" + v.path("id").asText() + "/metrics";
       List<String> ids = new ArrayList<>();
       for (JsonNode m : get(metrics)) {
         String id = m.path("id").asText();
@@ -93,14 +96,21 @@ final class FlinkRest {
         continue;
       }
       String query = URLEncoder.encode(String.join(",", ids), StandardCharsets.UTF_8);
-      for (JsonNode m : get(metrics + "?agg=sum&get=" + query)) {
+      for (JsonNode m : get(metrics + "?get=" + query)) {
         Matcher name = metric.matcher(m.path("id").asText());
-        if (name.find()) {
-          counters.merge(name.group(1), m.path("sum").asLong(), Long::sum);
+        String value = m.path("value").asText("");
+        if (name.find() && value.matches("-?[0-9]{1,18}")) {
+          counters.merge(name.group(1), Long.parseLong(value), Long::sum);
         }
       }
     }
     return counters;
+  }
+
+  /** The first line of a job's root exception (why it failed), if it has one. */
+  Optional<String> rootException(String jobId) throws IOException {
+    String text = get("/jobs/" + jobId + "/exceptions").path("root-exception").asText("");
+    return text.isBlank() ? Optional.empty() : Optional.of(text.lines().findFirst().orElse(text).strip());
   }
 
   private JsonNode get(String path) throws IOException {

@@ -250,6 +250,19 @@ final class StreamRun implements AutoCloseable {
     return ms < 0 ? "-" : "~" + ms + " ms";
   }
 
+  /** Why a failed Flink job failed (its root exception, from the REST API), when that can still be asked. */
+  Optional<String> flinkFailure() {
+    Optional<String> rest = flink.flatMap(StreamRunner.FlinkJob::restAddress);
+    if (rest.isEmpty() || flinkJobId == null) {
+      return Optional.empty();
+    }
+    try {
+      return new FlinkRest(rest.get()).rootException(flinkJobId);
+    } catch (IOException e) {
+      return Optional.empty(); // Flink in this JVM took its REST API with it
+    }
+  }
+
   /**
    * Waits up to {@code timeout} for the pipeline to end; returns its state. On Flink it polls the job's state (the
    * runner's own wait logs a warning each time it times out).
