@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -73,22 +74,23 @@ final class FlinkRest {
   }
 
   /**
-   * The Beam counters of namespace {@code namespace} of a job, summed over its operators and subtasks, by counter
-   * name. The Flink runner copies a step's counters to Flink metrics named {@code <namespace>.<name>} of the step's
-   * operator when a bundle finishes; the REST API lists them per subtask as {@code
-   * <subtask>.<operator>.<namespace>_<name>} and serves them as its metric fetcher last saw them ({@code
-   * metrics.fetcher.update-interval}, 10 s unless configured). Values that are not integers (Beam's distributions and
-   * gauges) are left out.
+   * The Beam counters of namespace {@code namespace} of a job whose names {@code counter} accepts, summed over its
+   * operators and subtasks, by name. The Flink runner copies a step's counters to Flink metrics named {@code
+   * <namespace>.<name>} of the step's operator when a bundle finishes; the REST API lists them as {@code
+   * <operator>.<namespace>_<name>} and serves them as its metric fetcher last saw them ({@code
+   * metrics.fetcher.update-interval}, 10 s unless configured). {@code counter} must leave out Beam's distributions
+   * and gauges of the namespace: Flink cannot sum them, and logs a warning for each.
    */
-  Map<String, Long> counters(String jobId, String namespace) throws IOException {
+  Map<String, Long> counters(String jobId, String namespace, Predicate<String> counter) throws IOException {
     Map<String, Long> counters = new HashMap<>();
     Pattern metric = Pattern.compile("\\." + Pattern.quote(namespace) + "[._](.+)$");
     for (JsonNode v : get("/jobs/" + jobId).path("vertices")) {
-      String metrics = "/jobs/" + jobId + "/vertices/" + v.path("id").asText() + "/metrics";
+      String metrics = "/jobs/" + jobId + "/vertices/" + v.path("id").asText() + "/subtasks/metrics";
       List<String> ids = new ArrayList<>();
       for (JsonNode m : get(metrics)) {
         String id = m.path("id").asText();
-        if (metric.matcher(id).find()) {
+        Matcher name = metric.matcher(id);
+        if (name.find() && counter.test(name.group(1))) {
           ids.add(id);
         }
       }
@@ -96,11 +98,10 @@ final class FlinkRest {
         continue;
       }
       String query = URLEncoder.encode(String.join(",", ids), StandardCharsets.UTF_8);
-      for (JsonNode m : get(metrics + "?get=" + query)) {
+      for (JsonNode m : get(metrics + "?agg=sum&get=" + query)) {
         Matcher name = metric.matcher(m.path("id").asText());
-        String value = m.path("value").asText("");
-        if (name.find() && value.matches("-?[0-9]{1,18}")) {
-          counters.merge(name.group(1), Long.parseLong(value), Long::sum);
+        if (name.find()) {
+          counters.merge(name.group(1), m.path("sum").asLong(), Long::sum);
         }
       }
     }

@@ -34,6 +34,9 @@ import software.amazon.kinesis.common.InitialPositionInStream;
  * yet appended when it stops are read again by the next run (it resumes from the WAL's resume position).
  */
 final class StreamRun implements AutoCloseable {
+  /** The stream's metrics that are not counters: a distribution and a gauge (see {@link StreamToWal}). */
+  private static final java.util.Set<String> NOT_COUNTERS = java.util.Set.of("lagMillis", "positionMillis");
+
   private final PipelineResult result;
   private final String startedFrom;
   private final Optional<StreamRunner.FlinkJob> flink;
@@ -181,7 +184,8 @@ final class StreamRun implements AutoCloseable {
     } else {
       try {
         String id = flinkJobId();
-        now = id == null ? Map.of() : new FlinkRest(rest.get()).counters(id, StreamToWal.METRICS);
+        now = id == null ? Map.of() : new FlinkRest(rest.get()).counters(id, StreamToWal.METRICS,
+            name -> !NOT_COUNTERS.contains(name));
       } catch (IOException e) {
         // Flink in this JVM stops its REST API with the job; the last counters stand
       }

@@ -17,10 +17,11 @@ import org.apache.beam.sdk.options.PipelineOptions;
 
 /**
  * The runner settings of an unbounded pipeline that a launcher follows and stops ({@code pagemark stream}),
- * independent of what the pipeline writes. Every runner: Kinesis clients are built with CBOR off wherever they are
- * built ({@link CborOffClientBuilderFactory}), unless the options name another factory. DirectRunner: it does not
+ * independent of what the pipeline writes. DirectRunner: it does not
  * block in {@code run()}, and its checks of user code are off (they halve a long-running stream's throughput; the
- * transforms are tested with them on). Flink: streaming mode, submitted detached so that {@code run()} returns a
+ * transforms are tested with them on). Flink: Kinesis clients built with CBOR off wherever they are built, on
+ * TaskManagers too ({@link CborOffClientBuilderFactory}), unless the options name another factory; streaming mode,
+ * submitted detached so that {@code run()} returns a
  * result whose state and cancellation reach the job (in this JVM or on a cluster), polled every second; for a
  * cluster, the defaults of {@link FlinkTarget} (parallelism = slots, the job jar staged). Flink's runner hands Beam's
  * counters to the client only when a streaming job ends, so the launcher reads them from Flink's REST API: the
@@ -49,11 +50,6 @@ final class StreamRunner {
 
   /** Completes the options for their runner; returns where the job runs when the runner is Flink. */
   static Optional<FlinkJob> configure(PipelineOptions options, PrintStream progress) throws IOException {
-    AwsOptions aws = options.as(AwsOptions.class);
-    if (aws.getClientBuilderFactory() == null
-        || aws.getClientBuilderFactory().equals(ClientBuilderFactory.DefaultClientBuilder.class)) {
-      aws.setClientBuilderFactory(CborOffClientBuilderFactory.class);
-    }
     DirectOptions direct = options.as(DirectOptions.class);
     direct.setBlockOnRun(false);
     direct.setEnforceImmutability(false);
@@ -61,6 +57,11 @@ final class StreamRunner {
     Optional<FlinkTarget> target = FlinkTarget.prepare(options, progress, "pagemark stream");
     if (target.isEmpty()) {
       return Optional.empty();
+    }
+    AwsOptions aws = options.as(AwsOptions.class);
+    if (aws.getClientBuilderFactory() == null
+        || aws.getClientBuilderFactory().equals(ClientBuilderFactory.DefaultClientBuilder.class)) {
+      aws.setClientBuilderFactory(CborOffClientBuilderFactory.class);
     }
     FlinkPipelineOptions flink = options.as(FlinkPipelineOptions.class);
     flink.setStreaming(true);
