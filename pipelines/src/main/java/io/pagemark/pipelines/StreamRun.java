@@ -44,6 +44,7 @@ final class StreamRun implements AutoCloseable {
   private final long startedNanos = System.nanoTime();
   private volatile Map<String, Long> lastCounters = Map.of();
   private volatile String flinkJobId;
+  private volatile boolean stopRequested;
 
   private StreamRun(PipelineResult result, String startedFrom, Optional<StreamRunner.FlinkJob> flink,
       String jobName) {
@@ -276,7 +277,7 @@ final class StreamRun implements AutoCloseable {
       return result.waitUntilFinish(timeout);
     }
     long deadline = System.nanoTime() + timeout.getMillis() * 1_000_000L;
-    PipelineResult.State state = result.getState();
+    PipelineResult.State state = flinkState();
     while (!state.isTerminal() && System.nanoTime() < deadline) {
       try {
         Thread.sleep(200); // polling the job's state with a deadline
@@ -284,19 +285,35 @@ final class StreamRun implements AutoCloseable {
         Thread.currentThread().interrupt();
         break;
       }
-      state = result.getState();
+      state = flinkState();
     }
     return state;
   }
 
+  /**
+   * The Flink job's state. Flink inside this JVM shuts down with its job, after which its state cannot be asked: when
+   * a stop was requested, that means cancelled.
+   */
+  private PipelineResult.State flinkState() {
+    try {
+      return result.getState();
+    } catch (RuntimeException e) {
+      if (stopRequested) {
+        return PipelineResult.State.CANCELLED;
+      }
+      throw e;
+    }
+  }
+
   /** Cancels the pipeline (it stops shortly after). */
   void stop() {
+    stopRequested = true;
     try {
       if (!result.getState().isTerminal()) {
         result.cancel();
       }
-    } catch (IOException | UnsupportedOperationException e) {
-      // already stopping
+    } catch (IOException | RuntimeException e) {
+      // already stopping (Flink in this JVM may have shut down with its job before the state could be read)
     }
   }
 
