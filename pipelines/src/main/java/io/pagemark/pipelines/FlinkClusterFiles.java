@@ -91,6 +91,8 @@ final class FlinkClusterFiles {
     c.put("taskmanager.memory.network.max", "128m");
     // Beam's runner turns this check off for its local cluster too: its static caches outlive a job's class loader.
     c.put("classloader.check-leaked-classloader", "false");
+    // A streaming job's counters reach clients (pagemark stream's progress) through the REST API's metric fetcher.
+    c.put("metrics.fetcher.update-interval", "2000");
     c.put("io.tmp.dirs", tmp.toString());
     c.put("blob.storage.directory", tmp.resolve("blob").toString());
     c.put("web.tmpdir", tmp.resolve("web").toString());

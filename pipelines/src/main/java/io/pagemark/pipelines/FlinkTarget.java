@@ -11,7 +11,7 @@ import org.apache.beam.runners.flink.FlinkRunner;
 import org.apache.beam.sdk.options.PipelineOptions;
 
 /**
- * Where a backfill on the Flink runner goes, and the defaults that make a submission to a session cluster work: the
+ * Where a pipeline on the Flink runner goes, and the defaults that make a submission to a session cluster work: the
  * cluster must answer at {@code --flinkMaster}, {@code --parallelism} defaults to its slot count (Beam's default is
  * 1), and {@code --filesToStage} defaults to the job jar named by the system property {@value #JAR_PROPERTY}, so that
  * one shaded jar is shipped rather than every jar of the launcher's classpath. Other runners are left as they are.
@@ -41,12 +41,17 @@ final class FlinkTarget {
    * {@link IllegalArgumentException} with what to do when the cluster does not answer or the job jar is missing.
    */
   static Optional<FlinkTarget> prepare(PipelineOptions options, PrintStream progress) {
+    return prepare(options, progress, "pagemark backfill");
+  }
+
+  /** As {@link #prepare(PipelineOptions, PrintStream)}; lines printed start with {@code command}. */
+  static Optional<FlinkTarget> prepare(PipelineOptions options, PrintStream progress, String command) {
     if (!isFlink(options)) {
       return Optional.empty();
     }
     FlinkPipelineOptions flink = options.as(FlinkPipelineOptions.class);
     if (!isRemote(flink.getFlinkMaster())) {
-      progress.println("pagemark backfill: running on Flink " + (flink.getFlinkMaster().equals("[auto]")
+      progress.println(command + ": running on Flink " + (flink.getFlinkMaster().equals("[auto]")
               ? "([auto]: the cluster of `flink run`, else inside this JVM)"
               : "in this JVM (" + flink.getFlinkMaster() + ")")
           + (flink.getParallelism() > 0 ? ", parallelism " + flink.getParallelism() : ""));
@@ -76,8 +81,8 @@ final class FlinkTarget {
       }
       flink.setFilesToStage(List.of(jar.toString()));
     }
-    progress.printf("pagemark backfill: submitting to the Flink cluster at http://%s (Flink %s, %d TaskManagers,"
-            + " %d slots) with parallelism %d, staging %s%n", rest.address(), overview.flinkVersion(),
+    progress.printf("%s: submitting to the Flink cluster at http://%s (Flink %s, %d TaskManagers,"
+            + " %d slots) with parallelism %d, staging %s%n", command, rest.address(), overview.flinkVersion(),
         overview.taskManagers(), overview.slotsTotal(), flink.getParallelism(),
         flink.getFilesToStage() == null ? "the classpath" : String.join(", ", flink.getFilesToStage()));
     return Optional.of(new FlinkTarget(rest.address()));

@@ -37,7 +37,7 @@ final class StreamCommand {
     KinesisConnection.configureSdk();
     StreamRun run;
     try {
-      run = StreamRun.start(options);
+      run = StreamRun.start(options, err);
     } catch (IllegalArgumentException e) {
       err.println("pagemark stream: " + e.getMessage());
       return ExitCode.FAILURE;
@@ -47,6 +47,7 @@ final class StreamCommand {
     }
     err.println("pagemark stream: reading " + options.getStream() + " from " + run.startedFrom() + " into "
         + run.destinations() + "; SIGTERM or Ctrl-C stops it");
+    run.where().ifPresent(w -> err.println("pagemark stream: " + w));
 
     CountDownLatch finished = new CountDownLatch(1);
     Thread hook = new Thread(() -> {
@@ -81,7 +82,7 @@ final class StreamCommand {
     PipelineResult.State state;
     while (true) {
       try {
-        state = run.result().waitUntilFinish(Duration.standardSeconds(Math.max(1, progressSeconds)));
+        state = run.awaitEnd(Duration.standardSeconds(Math.max(1, progressSeconds)));
       } catch (RuntimeException e) {
         err.println("pagemark stream: failed: " + rootMessage(e));
         return ExitCode.FAILURE;
@@ -96,6 +97,9 @@ final class StreamCommand {
           last = line;
         }
       }
+    }
+    if (state == PipelineResult.State.FAILED) {
+      run.flinkFailure().ifPresent(why -> err.println("pagemark stream: the Flink job failed: " + why));
     }
     out.printf("pagemark stream: %s after %.0f s; %s%n", state == PipelineResult.State.CANCELLED ? "stopped"
         : "ended (" + state + ")", run.seconds(), run.progressLine().substring("stream: ".length()));

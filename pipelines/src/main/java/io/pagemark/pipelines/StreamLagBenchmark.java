@@ -17,7 +17,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * Benchmark: the stream's lag at a steady write rate. Starts DynamoDB Local and kinesalite, the relay and the stream
- * pipeline (DirectRunner, in this JVM), writes to the demo table at {@code rate} writes per second for
+ * pipeline (DirectRunner in this JVM, or the runner given, e.g. {@code --runner=FlinkRunner --flinkMaster=[local]}),
+ * writes to the demo table at {@code rate} writes per second for
  * {@code seconds}, and commits every {@code commitSeconds}. Reports the lag from each change's
  * ApproximateCreationDateTime (stamped by the relay when it reads the change from DynamoDB Local's stream) to the
  * moment it is durable in the WAL, over the measured window only, and to the moment it is visible (the publication of
@@ -25,6 +26,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  *
  * <pre>
  * bin/pagemark bench-stream-lag [--rate=50] [--seconds=60] [--commitSeconds=5] [--flushMillis=1000]
+ *                               [--runner=FlinkRunner --flinkMaster=[local]|HOST:PORT]
  * </pre>
  */
 public final class StreamLagBenchmark {
@@ -51,6 +53,12 @@ public final class StreamLagBenchmark {
 
   public static Result run(Path dir, int rate, int seconds, int commitSeconds, long flushMillis, PrintStream log)
       throws Exception {
+    return run(dir, rate, seconds, commitSeconds, flushMillis, List.of(), log);
+  }
+
+  /** As above, with the stream's pipeline options {@code runnerOptions} ({@code --runner=...}, for instance). */
+  public static Result run(Path dir, int rate, int seconds, int commitSeconds, long flushMillis,
+      List<String> runnerOptions, PrintStream log) throws Exception {
     Files.createDirectories(dir);
     Path index = dir.resolve("index");
     String table = SampleComments.TABLE;
@@ -64,13 +72,14 @@ public final class StreamLagBenchmark {
           "--output=" + index, "--dynamoEndpoint=" + local.endpoint(), "--progressSeconds=0").as(BackfillOptions.class);
       BackfillCommand.run(b, BackfillCommand.configure(b), log);
       log.println("lag: index built; starting the relay and the stream");
-      StreamOptions o = PipelineOptionsFactory.fromArgs("--stream=" + table,
-              "--kinesisEndpoint=" + kinesalite.endpoint(), "--output=" + index, "--table=" + table,
-              "--gsi=" + SampleComments.GSI, "--dynamoEndpoint=" + local.endpoint(), "--flushMillis=" + flushMillis)
-          .as(StreamOptions.class);
+      List<String> args = new ArrayList<>(List.of("--stream=" + table,
+          "--kinesisEndpoint=" + kinesalite.endpoint(), "--output=" + index, "--table=" + table,
+          "--gsi=" + SampleComments.GSI, "--dynamoEndpoint=" + local.endpoint(), "--flushMillis=" + flushMillis));
+      args.addAll(runnerOptions);
+      StreamOptions o = PipelineOptionsFactory.fromArgs(args.toArray(String[]::new)).as(StreamOptions.class);
       try (Relay relay = Relay.start(local.connection(), table, kinesalite.connection(), table,
               Relay.Options.PLAIN);
-          StreamRun stream = StreamRun.start(o)) {
+          StreamRun stream = StreamRun.start(o, log)) {
         Random r = new Random(7);
         // warm up until the stream has made a change durable, then measure a window of steady writes
         long warm = 0;
@@ -139,9 +148,15 @@ public final class StreamLagBenchmark {
     int seconds = 60;
     int commitSeconds = 5;
     long flushMillis = 1000;
+    List<String> runnerOptions = new ArrayList<>();
     try {
       io.pagemark.cli.Args a = io.pagemark.cli.Args.parse(argv, java.util.Set.of("rate", "seconds",
-          "commitSeconds", "flushMillis"));
+          "commitSeconds", "flushMillis", "runner", "flinkMaster", "parallelism"));
+      for (String option : List.of("runner", "flinkMaster", "parallelism")) {
+        if (a.get(option, null) != null) {
+          runnerOptions.add("--" + option + "=" + a.get(option, null));
+        }
+      }
       rate = (int) io.pagemark.cli.Args.number("rate", a.get("rate", "50"), 1, 2000);
       seconds = (int) io.pagemark.cli.Args.number("seconds", a.get("seconds", "60"), 5, 86_400);
       commitSeconds = (int) io.pagemark.cli.Args.number("commitSeconds", a.get("commitSeconds", "5"), 1, 3600);
@@ -153,8 +168,9 @@ public final class StreamLagBenchmark {
     Path dir = null;
     try {
       dir = Files.createTempDirectory("pagemark-lag-");
-      Result r = run(dir, rate, seconds, commitSeconds, flushMillis, err);
-      out.println("pagemark bench-stream-lag: " + r);
+      Result r = run(dir, rate, seconds, commitSeconds, flushMillis, runnerOptions, err);
+      out.println("pagemark bench-stream-lag: " + (runnerOptions.isEmpty() ? "DirectRunner"
+          : String.join(" ", runnerOptions)) + ": " + r);
       return io.pagemark.cli.ExitCode.OK;
     } catch (Exception e) {
       err.println("pagemark bench-stream-lag: failed: " + StreamCommand.rootMessage(e));

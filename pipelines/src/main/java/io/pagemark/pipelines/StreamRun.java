@@ -5,17 +5,16 @@ import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.BuildInfo;
 import io.pagemark.format.IndexLayout;
 import io.pagemark.format.KeyAttribute;
-import io.pagemark.stream.KinesisConnection;
-import io.pagemark.stream.LagBuckets;
 import io.pagemark.redis.RedisAddress;
 import io.pagemark.redis.RedisLayout;
+import io.pagemark.stream.KinesisConnection;
+import io.pagemark.stream.LagBuckets;
 import io.pagemark.stream.RedisStreamTarget;
 import io.pagemark.stream.StreamToRedis;
 import io.pagemark.stream.StreamToWal;
-import org.apache.beam.sdk.io.aws2.kinesis.KinesisRecord;
-import org.apache.beam.sdk.values.PCollection;
 import io.pagemark.stream.Wal;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -23,10 +22,12 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.beam.runners.direct.DirectOptions;
+import java.util.Optional;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.io.aws2.kinesis.KinesisIO;
+import org.apache.beam.sdk.io.aws2.kinesis.KinesisRecord;
+import org.apache.beam.sdk.values.PCollection;
 import org.joda.time.Duration;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
@@ -39,21 +40,41 @@ import software.amazon.kinesis.common.InitialPositionInStream;
  * yet appended when it stops are read again by the next run (it resumes from the WAL's resume position).
  */
 final class StreamRun implements AutoCloseable {
+  /** The stream's metrics that are not counters: distributions and gauges (see {@link StreamToWal}). */
+  private static final java.util.Set<String> NOT_COUNTERS =
+      java.util.Set.of("lagMillis", "positionMillis", "redisPositionMillis");
+
   private final PipelineResult result;
   private final String startedFrom;
   private final String destinations;
   private final RedisCatchUp catchUp;
+  private final Optional<StreamRunner.FlinkJob> flink;
+  private final String jobName;
   private final long startedNanos = System.nanoTime();
+  private volatile Map<String, Long> lastCounters = Map.of();
+  private volatile String flinkJobId;
+  private volatile boolean stopRequested;
 
-  private StreamRun(PipelineResult result, String startedFrom, String destinations, RedisCatchUp catchUp) {
+  private StreamRun(PipelineResult result, String startedFrom, String destinations, RedisCatchUp catchUp,
+      Optional<StreamRunner.FlinkJob> flink, String jobName) {
     this.result = result;
     this.startedFrom = startedFrom;
     this.destinations = destinations;
     this.catchUp = catchUp;
+    this.flink = flink;
+    this.jobName = jobName;
   }
 
-  /** Validates, then starts the pipeline. Throws {@link IllegalArgumentException} for a problem the user can fix. */
+  /** As {@link #start(StreamOptions, PrintStream)}, telling where the pipeline runs on stderr. */
   static StreamRun start(StreamOptions o) throws IOException {
+    return start(o, System.err);
+  }
+
+  /**
+   * Validates, then starts the pipeline on the runner the options name; lines about where it runs go to {@code
+   * progress}. Throws {@link IllegalArgumentException} for a problem the user can fix.
+   */
+  static StreamRun start(StreamOptions o, PrintStream progress) throws IOException {
     if (o.getFlushMillis() < 1) {
       throw new IllegalArgumentException("--flushMillis must be at least 1, not " + o.getFlushMillis());
     }
@@ -136,13 +157,10 @@ final class StreamRun implements AutoCloseable {
         }
     }
 
-    DirectOptions direct = o.as(DirectOptions.class);
-    direct.setBlockOnRun(false);
-    // The DirectRunner's checks of user code (every element encoded and compared) halve a long-running stream's
-    // throughput; the transforms are tested with them on.
-    direct.setEnforceImmutability(false);
-    direct.setEnforceEncodability(false);
-    useSdfRead(o);
+    Optional<StreamRunner.FlinkJob> flink = StreamRunner.configure(o, progress);
+    if (flink.isEmpty()) {
+      useSdfRead(o);
+    }
     Pipeline p = Pipeline.create(o);
     PCollection<KinesisRecord> records = p.apply("Read " + o.getStream(), read);
     List<String> into = new java.util.ArrayList<>();
@@ -163,7 +181,15 @@ final class StreamRun implements AutoCloseable {
       into.add("Redis " + redis.address() + " under " + redis.layout());
       catchUp = RedisCatchUp.start(redis);
     }
-    return new StreamRun(p.run(), from, String.join(" and ", into), catchUp);
+    PipelineResult result;
+    try {
+      result = p.run();
+    } finally {
+      if (flink.isPresent()) {
+        flink.get().deleteConfDir();
+      }
+    }
+    return new StreamRun(result, from, String.join(" and ", into), catchUp, flink, o.getJobName());
   }
 
   /**
@@ -232,9 +258,66 @@ final class StreamRun implements AutoCloseable {
     return result;
   }
 
-  /** The pipeline's counters so far (namespace {@value StreamToWal#METRICS}). */
+  /**
+   * The pipeline's counters so far (namespace {@value StreamToWal#METRICS}): from the runner, or on Flink from its
+   * REST API (as Flink's metric fetcher last saw them, up to a second or, on a cluster, a few seconds old). When they
+   * cannot be had (a Flink job that has just ended takes its counters with it), the last ones seen.
+   */
   Map<String, Long> counters() {
-    return Progress.counters(result);
+    Map<String, Long> now = Map.of();
+    Optional<String> rest = flink.flatMap(StreamRunner.FlinkJob::restAddress);
+    if (rest.isEmpty()) {
+      now = Progress.counters(result);
+    } else {
+      try {
+        String id = flinkJobId();
+        now = id == null ? Map.of() : new FlinkRest(rest.get()).counters(id, StreamToWal.METRICS,
+            name -> !NOT_COUNTERS.contains(name));
+      } catch (IOException e) {
+        // Flink in this JVM stops its REST API with the job; the last counters stand
+      }
+    }
+    if (now.isEmpty()) {
+      return lastCounters;
+    }
+    lastCounters = now;
+    return now;
+  }
+
+  /** The Flink job's id, found by its name through the REST API; null while it is not listed (or not on Flink). */
+  private String flinkJobId() throws IOException {
+    Optional<String> rest = flink.flatMap(StreamRunner.FlinkJob::restAddress);
+    if (flinkJobId == null && rest.isPresent()) {
+      for (FlinkRest.Job j : new FlinkRest(rest.get()).jobs()) {
+        if (j.name().equals(jobName) && !j.state().matches("FINISHED|CANCELED|FAILED")) {
+          flinkJobId = j.id();
+        }
+      }
+    }
+    return flinkJobId;
+  }
+
+  /**
+   * Where the pipeline runs, for the start line: the Flink job on a cluster (its id, found by job name through the
+   * REST API, and how to cancel it should this launcher be killed), else nothing.
+   */
+  Optional<String> where() {
+    if (flink.isEmpty() || !flink.get().cluster()) {
+      return Optional.empty();
+    }
+    String cluster = flink.get().restAddress().orElseThrow();
+    String id;
+    try {
+      id = flinkJobId();
+      if (id == null) {
+        id = "(id not found by the job name " + jobName + ")";
+      }
+    } catch (IOException e) {
+      id = "(" + e.getMessage() + ")";
+    }
+    return Optional.of("Flink job " + id + " on http://" + cluster + "; if this launcher is killed (SIGKILL) the"
+        + " job keeps running: cancel it with curl -X PATCH 'http://" + cluster + "/jobs/" + id + "?mode=cancel'"
+        + " (or flink cancel, or the web UI)");
   }
 
   double seconds() {
@@ -275,8 +358,59 @@ final class StreamRun implements AutoCloseable {
     return ms < 0 ? "-" : "~" + ms + " ms";
   }
 
+  /** Why a failed Flink job failed (its root exception, from the REST API), when that can still be asked. */
+  Optional<String> flinkFailure() {
+    Optional<String> rest = flink.flatMap(StreamRunner.FlinkJob::restAddress);
+    if (rest.isEmpty() || flinkJobId == null) {
+      return Optional.empty();
+    }
+    try {
+      return new FlinkRest(rest.get()).rootException(flinkJobId);
+    } catch (IOException e) {
+      return Optional.empty(); // Flink in this JVM took its REST API with it
+    }
+  }
+
+  /**
+   * Waits up to {@code timeout} for the pipeline to end; returns its state. On Flink it polls the job's state (the
+   * runner's own wait logs a warning each time it times out).
+   */
+  PipelineResult.State awaitEnd(Duration timeout) {
+    if (flink.isEmpty()) {
+      return result.waitUntilFinish(timeout);
+    }
+    long deadline = System.nanoTime() + timeout.getMillis() * 1_000_000L;
+    PipelineResult.State state = flinkState();
+    while (!state.isTerminal() && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(200); // polling the job's state with a deadline
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      state = flinkState();
+    }
+    return state;
+  }
+
+  /**
+   * The Flink job's state. Flink inside this JVM shuts down with its job, after which its state cannot be asked: when
+   * a stop was requested, that means cancelled.
+   */
+  private PipelineResult.State flinkState() {
+    try {
+      return result.getState();
+    } catch (RuntimeException e) {
+      if (stopRequested) {
+        return PipelineResult.State.CANCELLED;
+      }
+      throw e;
+    }
+  }
+
   /** Cancels the pipeline (it stops shortly after). */
   void stop() {
+    stopRequested = true;
     if (catchUp != null) {
       catchUp.close();
     }
@@ -284,8 +418,8 @@ final class StreamRun implements AutoCloseable {
       if (!result.getState().isTerminal()) {
         result.cancel();
       }
-    } catch (IOException | UnsupportedOperationException e) {
-      // already stopping
+    } catch (IOException | RuntimeException e) {
+      // already stopping (Flink in this JVM may have shut down with its job before the state could be read)
     }
   }
 
@@ -294,7 +428,7 @@ final class StreamRun implements AutoCloseable {
   public void close() {
     stop();
     try {
-      result.waitUntilFinish(Duration.standardSeconds(30));
+      awaitEnd(Duration.standardSeconds(30));
     } catch (RuntimeException e) {
       // it failed while stopping; nothing more to stop
     }

@@ -207,28 +207,47 @@ class StreamIT {
   }
 
   /**
-   * {@code pagemark stream} in a JVM of its own, into the file index's WAL and the Redis index at once, output to
-   * {@code log}. Runs of equal sort keys the stream touches in Redis are marked unknown ({@code --resolveTies=false}:
-   * two Queries per touched run per batch would slow the catch-up; the resolved path is unit-tested).
+   * {@code pagemark stream} into the file index's WAL and the Redis index at once. Runs of equal sort keys the stream
+   * touches in Redis are marked unknown ({@code --resolveTies=false}: two Queries per touched run per batch would slow
+   * the catch-up; the resolved path is unit-tested).
    */
   Process startStream(DynamoDbLocal local, Kinesalite kinesalite, RedisServer redis, String table, Path index,
       String prefix, Path log) throws IOException {
+    Process p = startStream(local, kinesalite, table, index, log, "--redis=" + redis.uri(),
+        "--redisKeyPrefix=" + prefix, "--resolveTies=false");
+    processes.add(p);
+    return p;
+  }
+
+  /**
+   * {@code pagemark stream} in a JVM of its own into the file index at {@code index}, output to {@code log}, with the
+   * JVM flags {@code bin/pagemark} gives it (Flink's Java 17 opens, the job jar) and {@code extra} options (a runner,
+   * a Redis index). The watermark follows the clock after 20 s without records, so that a loaded machine's pauses
+   * between bundles are not taken for an idle stream (see README, "Resume position and stopping").
+   */
+  static Process startStream(DynamoDbLocal local, Kinesalite kinesalite, String table, Path index, Path log,
+      String... extra) throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xmx768m");
     cmd.add("-Daws.cborEnabled=false");
     cmd.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+    cmd.addAll(List.of("--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.lang=ALL-UNNAMED",
+        "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
+        "--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+        "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED"));
+    if (System.getProperty(FlinkTarget.JAR_PROPERTY) != null) {
+      cmd.add("-D" + FlinkTarget.JAR_PROPERTY + "=" + System.getProperty(FlinkTarget.JAR_PROPERTY));
+    }
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(Main.class.getName());
     cmd.addAll(List.of("stream", "--stream=" + table, "--kinesisEndpoint=" + kinesalite.endpoint(),
-        "--output=" + index, "--redis=" + redis.uri(), "--redisKeyPrefix=" + prefix, "--resolveTies=false",
-        "--table=" + table, "--gsi=" + StreamTable.GSI,
+        "--output=" + index, "--table=" + table, "--gsi=" + StreamTable.GSI,
         "--dynamoEndpoint=" + local.endpoint(), "--flushMillis=500", "--watermarkIdleSeconds=20",
         "--progressSeconds=2"));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    processes.add(p);
-    return p;
+    cmd.addAll(List.of(extra));
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
   }
 
   /** Groups the Redis index holds. */
