@@ -25,7 +25,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * the commit that applied it).
  *
  * <pre>
- * bin/pagemark bench-stream-lag [--rate=50] [--seconds=60] [--commitSeconds=5] [--flushMillis=1000]
+ * bin/pagemark bench-stream-lag [--rate=50] [--seconds=60] [--commitSeconds=5] [--flushMillis=1000] [--redis=true]
  *                               [--runner=FlinkRunner --flinkMaster=[local]|HOST:PORT]
  * </pre>
  */
@@ -42,40 +42,51 @@ public final class StreamLagBenchmark {
    * @param visibleP95 largest over the commits of each commit's 95th percentile lag to visible (ms)
    */
   public record Result(long writes, double rate, long durableP50, long durableP95, long visibleP50,
-      long visibleP95, int commits) {
+      long visibleP95, int commits, long redisP50, long redisP95) {
     @Override
     public String toString() {
       return String.format("%,d writes at %.0f/s: lag to durable (WAL) p50 %,d ms, p95 %,d ms; lag to visible"
           + " (commit every few seconds, %d commits) p50 %,d ms, p95 %,d ms", writes, rate, durableP50, durableP95,
-          commits, visibleP50, visibleP95);
+          commits, visibleP50, visibleP95)
+          + (redisP50 < 0 ? "" : String.format("; lag to visible in Redis (applied by the stream) p50 %,d ms,"
+              + " p95 %,d ms", redisP50, redisP95));
     }
   }
 
   public static Result run(Path dir, int rate, int seconds, int commitSeconds, long flushMillis, PrintStream log)
       throws Exception {
-    return run(dir, rate, seconds, commitSeconds, flushMillis, List.of(), log);
+    return run(dir, rate, seconds, commitSeconds, flushMillis, List.of(), false, log);
   }
 
-  /** As above, with the stream's pipeline options {@code runnerOptions} ({@code --runner=...}, for instance). */
+  /**
+   * As above, with the stream's pipeline options {@code runnerOptions} ({@code --runner=...}, for instance); with
+   * {@code redis}, a redis-server is started, the backfill loads it too, and the stream applies its changes to it as
+   * well, so the lag to visible in Redis is measured beside the WAL's.
+   */
   public static Result run(Path dir, int rate, int seconds, int commitSeconds, long flushMillis,
-      List<String> runnerOptions, PrintStream log) throws Exception {
+      List<String> runnerOptions, boolean redis, PrintStream log) throws Exception {
     Files.createDirectories(dir);
     Path index = dir.resolve("index");
     String table = SampleComments.TABLE;
     try (DynamoDbLocal local = DynamoDbLocal.start();
         Kinesalite kinesalite = Kinesalite.start();
+        RedisServer server = redis ? RedisServer.start() : null;
         DynamoDbClient c = local.client()) {
+      List<String> redisOptions = server == null ? List.of() : List.of("--redis=" + server.uri());
       SampleComments.createTable(c);
       kinesalite.createStream(table, 2);
       SampleComments.load(c, table, SampleComments.generate(2000, 50, 1), 2, null);
-      BackfillOptions b = PipelineOptionsFactory.fromArgs("--table=" + table, "--gsi=" + SampleComments.GSI,
-          "--output=" + index, "--dynamoEndpoint=" + local.endpoint(), "--progressSeconds=0").as(BackfillOptions.class);
+      List<String> backfill = new ArrayList<>(List.of("--table=" + table, "--gsi=" + SampleComments.GSI,
+          "--output=" + index, "--dynamoEndpoint=" + local.endpoint(), "--progressSeconds=0"));
+      backfill.addAll(redisOptions);
+      BackfillOptions b = PipelineOptionsFactory.fromArgs(backfill.toArray(String[]::new)).as(BackfillOptions.class);
       BackfillCommand.run(b, BackfillCommand.configure(b), log);
       log.println("lag: index built; starting the relay and the stream");
       List<String> args = new ArrayList<>(List.of("--stream=" + table,
           "--kinesisEndpoint=" + kinesalite.endpoint(), "--output=" + index, "--table=" + table,
           "--gsi=" + SampleComments.GSI, "--dynamoEndpoint=" + local.endpoint(), "--flushMillis=" + flushMillis));
       args.addAll(runnerOptions);
+      args.addAll(redisOptions);
       StreamOptions o = PipelineOptionsFactory.fromArgs(args.toArray(String[]::new)).as(StreamOptions.class);
       try (Relay relay = Relay.start(local.connection(), table, kinesalite.connection(), table,
               Relay.Options.PLAIN);
@@ -117,7 +128,9 @@ public final class StreamLagBenchmark {
         relay.awaitIdle(java.time.Duration.ofSeconds(60));
         long target = stream.counters().getOrDefault("changes", 0L);
         long deadline = System.nanoTime() + 60_000_000_000L;
-        while (stream.counters().getOrDefault("changesDurable", 0L) < target && System.nanoTime() < deadline) {
+        while ((stream.counters().getOrDefault("changesDurable", 0L) < target
+                || (redis && applied(stream.counters()) < target))
+            && System.nanoTime() < deadline) {
           Thread.sleep(100); // polling a condition with a deadline
         }
         Map<String, Long> window = new HashMap<>(stream.counters());
@@ -127,9 +140,16 @@ public final class StreamLagBenchmark {
         long visibleP50 = commits.isEmpty() ? -1 : commits.get(commits.size() / 2)[0];
         long visibleP95 = commits.stream().mapToLong(x -> x[1]).max().orElse(-1);
         return new Result(n, n / elapsed, LagBuckets.quantile(window, 0.5), LagBuckets.quantile(window, 0.95),
-            visibleP50, visibleP95, commits.size());
+            visibleP50, visibleP95, commits.size(),
+            redis ? LagBuckets.quantile(window, 0.5, LagBuckets.VISIBLE_PREFIX) : -1,
+            redis ? LagBuckets.quantile(window, 0.95, LagBuckets.VISIBLE_PREFIX) : -1);
       }
     }
+  }
+
+  /** Changes the stream has dealt with in Redis: applied, or found already there. */
+  private static long applied(Map<String, Long> counters) {
+    return counters.getOrDefault("changesApplied", 0L) + counters.getOrDefault("changesStale", 0L);
   }
 
   /** One write: a new comment, or an edit that moves an earlier one to another product or time. */
@@ -149,9 +169,10 @@ public final class StreamLagBenchmark {
     int commitSeconds = 5;
     long flushMillis = 1000;
     List<String> runnerOptions = new ArrayList<>();
+    boolean redis = false;
     try {
       io.pagemark.cli.Args a = io.pagemark.cli.Args.parse(argv, java.util.Set.of("rate", "seconds",
-          "commitSeconds", "flushMillis", "runner", "flinkMaster", "parallelism"));
+          "commitSeconds", "flushMillis", "runner", "flinkMaster", "parallelism", "redis"));
       for (String option : List.of("runner", "flinkMaster", "parallelism")) {
         if (a.get(option, null) != null) {
           runnerOptions.add("--" + option + "=" + a.get(option, null));
@@ -161,6 +182,11 @@ public final class StreamLagBenchmark {
       seconds = (int) io.pagemark.cli.Args.number("seconds", a.get("seconds", "60"), 5, 86_400);
       commitSeconds = (int) io.pagemark.cli.Args.number("commitSeconds", a.get("commitSeconds", "5"), 1, 3600);
       flushMillis = io.pagemark.cli.Args.number("flushMillis", a.get("flushMillis", "1000"), 1, 600_000);
+      String r = a.get("redis", "false");
+      if (!r.equals("true") && !r.equals("false")) {
+        throw new io.pagemark.cli.Args.UsageException("--redis must be true or false, not " + r);
+      }
+      redis = r.equals("true");
     } catch (io.pagemark.cli.Args.UsageException e) {
       err.println("pagemark bench-stream-lag: " + e.getMessage());
       return io.pagemark.cli.ExitCode.USAGE;
@@ -168,7 +194,7 @@ public final class StreamLagBenchmark {
     Path dir = null;
     try {
       dir = Files.createTempDirectory("pagemark-lag-");
-      Result r = run(dir, rate, seconds, commitSeconds, flushMillis, runnerOptions, err);
+      Result r = run(dir, rate, seconds, commitSeconds, flushMillis, runnerOptions, redis, err);
       out.println("pagemark bench-stream-lag: " + (runnerOptions.isEmpty() ? "DirectRunner"
           : String.join(" ", runnerOptions)) + ": " + r);
       return io.pagemark.cli.ExitCode.OK;
