@@ -177,6 +177,9 @@ final class StreamRun implements AutoCloseable {
       if (redis.ties() != null) {
         toRedis = toRedis.withTiesFrom(redis.ties());
       }
+      if (o.getOutput() != null) {
+        toRedis = toRedis.withoutRecordCounts(); // the WAL's branch counts the records once
+      }
       records.apply("Apply changes to Redis", toRedis);
       into.add("Redis " + redis.address() + " under " + redis.layout());
       catchUp = RedisCatchUp.start(redis);

@@ -26,12 +26,22 @@ final class DecodeChangesFn extends DoFn<KinesisRecord, IndexChange> {
   static final TupleTag<Long> RECORDS = new TupleTag<>("records") {};
 
   private final ChangeDecoder decoder;
+  private final boolean counted;
   private final Counter read = Metrics.counter(StreamToWal.METRICS, "recordsRead");
   private final Counter changes = Metrics.counter(StreamToWal.METRICS, "changes");
   private final Map<ChangeDecoder.Outcome, Counter> outcomes = new EnumMap<>(ChangeDecoder.Outcome.class);
 
   DecodeChangesFn(ChangeDecoder decoder) {
+    this(decoder, true);
+  }
+
+  /**
+   * With {@code counted} false the records and their outcomes are not counted: another decoder of the same records in
+   * the pipeline (a stream that feeds the WAL and Redis) counts them once.
+   */
+  DecodeChangesFn(ChangeDecoder decoder, boolean counted) {
     this.decoder = decoder;
+    this.counted = counted;
     for (ChangeDecoder.Outcome o : ChangeDecoder.Outcome.values()) {
       outcomes.put(o, Metrics.counter(StreamToWal.METRICS, counterName(o)));
     }
@@ -52,16 +62,22 @@ final class DecodeChangesFn extends DoFn<KinesisRecord, IndexChange> {
 
   @ProcessElement
   public void process(@Element KinesisRecord record, MultiOutputReceiver out) {
-    read.inc();
+    if (counted) {
+      read.inc();
+    }
     byte[] data = record.getDataAsBytes();
     Decoded d = decoder.decode(data, record.getSequenceNumber());
-    outcomes.get(d.outcome()).inc();
+    if (counted) {
+      outcomes.get(d.outcome()).inc();
+    }
     if (d.outcome() == ChangeDecoder.Outcome.DEAD_LETTER) {
       out.get(DEAD_LETTERS).output(deadLetter(record, data, d.deadLetterReason()));
     }
     for (IndexChange c : d.changes()) {
       out.get(CHANGES).output(c);
-      changes.inc();
+    }
+    if (counted) {
+      changes.inc(d.changes().size());
     }
     out.get(RECORDS).output(1L);
   }

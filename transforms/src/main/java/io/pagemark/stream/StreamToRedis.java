@@ -47,27 +47,29 @@ public final class StreamToRedis extends PTransform<PCollection<KinesisRecord>, 
   private final DynamoConnection ties;
   private final Duration flush;
   private final long dedupeMillis;
+  private final boolean countRecords;
 
   private StreamToRedis(KeySchema schema, RedisAddress address, String prefix, DynamoConnection ties, Duration flush,
-      long dedupeMillis) {
+      long dedupeMillis, boolean countRecords) {
     this.schema = schema;
     this.address = address;
     this.prefix = prefix;
     this.ties = ties;
     this.flush = flush;
     this.dedupeMillis = dedupeMillis;
+    this.countRecords = countRecords;
   }
 
   /** Changes of an index with this key schema; {@link #to} required; flushes every second; ties left unknown. */
   public static StreamToRedis of(KeySchema schema) {
     return new StreamToRedis(Objects.requireNonNull(schema), null, null, null, Duration.standardSeconds(1),
-        DEFAULT_DEDUPE_MILLIS);
+        DEFAULT_DEDUPE_MILLIS, true);
   }
 
   /** The Redis index: its server and key prefix. */
   public StreamToRedis to(RedisAddress a, String keyPrefix) {
     new RedisLayout(keyPrefix); // validates
-    return new StreamToRedis(schema, Objects.requireNonNull(a), keyPrefix, ties, flush, dedupeMillis);
+    return new StreamToRedis(schema, Objects.requireNonNull(a), keyPrefix, ties, flush, dedupeMillis, countRecords);
   }
 
   /**
@@ -75,7 +77,7 @@ public final class StreamToRedis extends PTransform<PCollection<KinesisRecord>, 
    * and {@code commit --resolveTies} do); without it, such runs are marked unknown and lookups step around them.
    */
   public StreamToRedis withTiesFrom(DynamoConnection c) {
-    return new StreamToRedis(schema, address, prefix, c, flush, dedupeMillis);
+    return new StreamToRedis(schema, address, prefix, c, flush, dedupeMillis, countRecords);
   }
 
   /** How long changes wait, at most, before they are applied. */
@@ -83,7 +85,7 @@ public final class StreamToRedis extends PTransform<PCollection<KinesisRecord>, 
     if (d.getMillis() < 1) {
       throw new IllegalArgumentException("flush interval must be positive, not " + d);
     }
-    return new StreamToRedis(schema, address, prefix, ties, d, dedupeMillis);
+    return new StreamToRedis(schema, address, prefix, ties, d, dedupeMillis, countRecords);
   }
 
   /** How long the ledger remembers an item's version (changes older than that are stale); 24 h by default. */
@@ -91,7 +93,15 @@ public final class StreamToRedis extends PTransform<PCollection<KinesisRecord>, 
     if (d.toMillis() < 1) {
       throw new IllegalArgumentException("dedupe window must be positive, not " + d);
     }
-    return new StreamToRedis(schema, address, prefix, ties, flush, d.toMillis());
+    return new StreamToRedis(schema, address, prefix, ties, flush, d.toMillis(), countRecords);
+  }
+
+  /**
+   * Leaves the records and their decoded outcomes ({@code recordsRead}, {@code changes}, {@code added}, ...,
+   * {@code deadLetters}) uncounted, for a pipeline where {@link StreamToWal} reads the same records and counts them.
+   */
+  public StreamToRedis withoutRecordCounts() {
+    return new StreamToRedis(schema, address, prefix, ties, flush, dedupeMillis, false);
   }
 
   @Override
@@ -107,7 +117,7 @@ public final class StreamToRedis extends PTransform<PCollection<KinesisRecord>, 
     PCollectionTuple decoded =
         records.apply(
             "Decode change records",
-            ParDo.of(new DecodeChangesFn(new ChangeDecoder(schema)))
+            ParDo.of(new DecodeChangesFn(new ChangeDecoder(schema), countRecords))
                 .withOutputTags(DecodeChangesFn.CHANGES,
                     TupleTagList.of(DecodeChangesFn.DEAD_LETTERS).and(DecodeChangesFn.RECORDS)));
 

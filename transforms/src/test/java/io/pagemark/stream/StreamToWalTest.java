@@ -23,10 +23,15 @@ import java.util.Random;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.metrics.MetricNameFilter;
+import org.apache.beam.sdk.metrics.MetricResult;
+import org.apache.beam.sdk.metrics.MetricsFilter;
 import org.apache.beam.sdk.coders.AtomicCoder;
 import org.apache.beam.sdk.io.aws2.kinesis.KinesisRecord;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.TimestampedValue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -86,6 +91,36 @@ class StreamToWalTest {
     TestIndex.writeBuild(root, "b0", T0, Records.SCHEMA, s.entriesAfter(0), TestIndex.FAKE_DYNAMO);
     IndexCommit.of(root).withTies(TestIndex.FAKE_DYNAMO).run();
     IndexCommitTest.assertIndexIs(root, s.entriesAfter(s.records.size()), TestIndex.FAKE_DYNAMO);
+  }
+
+  @Test
+  void aStreamIntoTheWalAndRedisCountsEachRecordOnce(@TempDir Path root) throws Exception {
+    ChangeScenario s = new ChangeScenario(5, 60, 10, T0);
+    List<TimestampedValue<KinesisRecord>> input = new ArrayList<>();
+    for (int i = 0; i < s.records.size(); i++) {
+      input.add(record(Records.bytes(s.records.get(i)), 1000 + i, T0 + 5 + i * 10L));
+    }
+    try (LocalRedis redis = LocalRedis.start()) {
+      Pipeline p = Pipeline.create(PipelineOptionsFactory.create());
+      PCollection<KinesisRecord> records =
+          p.apply(Create.timestamped(input).withCoder(new TestRecordCoder()));
+      records.apply("WAL", StreamToWal.of(Records.SCHEMA).withOutput(root.toString()));
+      records.apply("Redis", StreamToRedis.of(Records.SCHEMA)
+          .to(io.pagemark.redis.RedisAddress.parse(redis.uri()), "count:").withoutRecordCounts());
+      PipelineResult result = p.run();
+      result.waitUntilFinish();
+      assertThat(counter(result, "recordsRead"), is((long) s.records.size()));
+      assertThat(counter(result, "changes"), is((long) s.changes(0, s.records.size()).size()));
+    }
+  }
+
+  private static long counter(PipelineResult result, String name) {
+    long total = 0;
+    for (MetricResult<Long> c : result.metrics().queryMetrics(MetricsFilter.builder()
+        .addNameFilter(MetricNameFilter.named(StreamToWal.METRICS, name)).build()).getCounters()) {
+      total += c.getAttempted();
+    }
+    return total;
   }
 
   static TimestampedValue<KinesisRecord> record(byte[] data, long sequence, long arrivalMillis) {
