@@ -39,7 +39,7 @@ public final class DynamoDbLocal implements AutoCloseable {
       throw new IOException(
           "DynamoDB Local is not built at " + home + " (run: mvn -pl pipelines/dynamodb-local package)");
     }
-    int port = freePort();
+    int port = LocalProcess.freePort();
     Path log = Files.createTempFile("dynamodb-local-", ".log");
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -116,23 +116,9 @@ public final class DynamoDbLocal implements AutoCloseable {
     return Path.of("pipelines", "dynamodb-local", "target");
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
-  }
-
   @Override
   public void close() {
-    process.destroy();
-    try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      process.destroyForcibly();
-    }
+    LocalProcess.stop(process);
     try {
       Files.deleteIfExists(log);
     } catch (IOException ignored) {

@@ -5,8 +5,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -96,7 +94,7 @@ public final class FlinkCluster {
           + previous.get().restAddress + "; stop it first (pagemark flink-cluster stop)");
     }
     long started = System.nanoTime();
-    FlinkClusterFiles files = FlinkClusterFiles.write(dir, spec, freePort(), freePort());
+    FlinkClusterFiles files = FlinkClusterFiles.write(dir, spec, LocalProcess.freePort(), LocalProcess.freePort());
     Path lib = FlinkJvm.lib();
     List<String> jmResources = FlinkJvm.resourceParams(lib, files, "GET_JM_RESOURCE_PARAMS");
     List<String> tmResources = FlinkJvm.resourceParams(lib, files, "GET_TM_RESOURCE_PARAMS");
@@ -294,12 +292,6 @@ public final class FlinkCluster {
     }
     throw new IOException("no " + what + " within " + STARTUP_TIMEOUT.toSeconds() + " s (last seen: " + last
         + "); logs are in " + files.logDir());
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
   }
 
   private static double secondsSince(long nanos) {

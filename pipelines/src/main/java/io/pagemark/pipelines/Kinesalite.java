@@ -46,7 +46,7 @@ public final class Kinesalite implements AutoCloseable {
   /** Installs kinesalite if needed, starts it and waits until it answers; throws with its log's tail if not. */
   public static Kinesalite start() throws IOException {
     Path cli = install(home());
-    int port = freePort();
+    int port = LocalProcess.freePort();
     Path log = Files.createTempFile("kinesalite-", ".log");
     Process p =
         new ProcessBuilder(
@@ -203,12 +203,6 @@ public final class Kinesalite implements AutoCloseable {
     }
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
-  }
-
   private static void pause(long millis) {
     try {
       Thread.sleep(millis);
@@ -220,15 +214,7 @@ public final class Kinesalite implements AutoCloseable {
 
   @Override
   public void close() {
-    process.destroy();
-    try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      process.destroyForcibly();
-    }
+    LocalProcess.stop(process);
     try {
       Files.deleteIfExists(log);
     } catch (IOException ignored) {

@@ -34,7 +34,7 @@ public final class RedisServer implements AutoCloseable {
 
   /** Starts a server on a free port. */
   public static RedisServer start() throws IOException {
-    RedisServer s = new RedisServer(executable(), freePort(), Files.createTempDirectory("pagemark-redis"));
+    RedisServer s = new RedisServer(executable(), LocalProcess.freePort(), Files.createTempDirectory("pagemark-redis"));
     s.launch();
     return s;
   }
@@ -146,12 +146,6 @@ public final class RedisServer implements AutoCloseable {
       return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size())) + "\n";
     } catch (IOException e) {
       return "";
-    }
-  }
-
-  static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
     }
   }
 

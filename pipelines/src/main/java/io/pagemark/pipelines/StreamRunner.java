@@ -3,8 +3,6 @@ package io.pagemark.pipelines;
 import io.pagemark.stream.CborOffClientBuilderFactory;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -74,7 +72,7 @@ final class StreamRunner {
         || System.getenv("FLINK_CONF_DIR") != null) {
       return Optional.of(new FlinkJob(Optional.empty(), false, Optional.empty()));
     }
-    String rest = "127.0.0.1:" + freePort();
+    String rest = "127.0.0.1:" + LocalProcess.freePort();
     Path conf = localConfDir(rest);
     flink.setFlinkConfDir(conf.toString());
     return Optional.of(new FlinkJob(Optional.of(rest), false, Optional.of(conf)));
@@ -90,11 +88,5 @@ final class StreamRunner {
         "rest.address: 127.0.0.1", "rest.bind-address: 127.0.0.1", "rest.port: " + port, "rest.bind-port: " + port,
         "metrics.fetcher.update-interval: 1000", ""), StandardCharsets.UTF_8);
     return dir;
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
   }
 }

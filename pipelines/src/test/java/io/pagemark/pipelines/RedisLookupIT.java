@@ -182,7 +182,7 @@ class RedisLookupIT {
     assertThat(r.code(), is(1));
     assertThat(r.err(), containsString("no pagemark index at " + uri(9)));
 
-    int closed = RedisServer.freePort();
+    int closed = LocalProcess.freePort();
     r = lookup("--index=redis://127.0.0.1:" + closed, List.of("--group=x", "--page=1", "--pageSize=1"));
     assertThat(r.code(), is(1));
     assertThat(r.err(), containsString("cannot reach Redis at redis://127.0.0.1:" + closed + "/0"));

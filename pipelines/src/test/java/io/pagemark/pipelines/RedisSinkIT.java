@@ -222,7 +222,7 @@ class RedisSinkIT {
 
   @Test
   void anUnreachableRedisFailsWithAMessageNamingItsAddress() throws Exception {
-    int port = RedisServer.freePort();
+    int port = LocalProcess.freePort();
     String uri = "redis://127.0.0.1:" + port + "/0";
     List<OrderedPart> parts = group("hot", 10, 1, 10);
     RuntimeException e = assertThrows(RuntimeException.class,
