@@ -7,6 +7,8 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.core.client.builder.SdkSyncClientBuilder;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -23,49 +25,53 @@ public record DynamoConnection(String endpoint, String region) implements Serial
   public static final String DEFAULT_REGION = "us-east-1";
 
   public DynamoConnection {
-    if (endpoint != null && endpoint.isBlank()) {
-      endpoint = null;
-    }
-    if (endpoint != null) {
-      URI u = URI.create(endpoint);
-      if (u.getScheme() == null || u.getHost() == null) {
-        throw new IllegalArgumentException(
-            "DynamoDB endpoint \"" + endpoint + "\" must be a URL such as http://127.0.0.1:8000");
-      }
-    }
-    if (region == null || region.isBlank()) {
-      region = DEFAULT_REGION;
-    }
+    endpoint = checkEndpoint(endpoint, "DynamoDB", "http://127.0.0.1:8000");
+    region = regionOrDefault(region);
   }
 
   /** A new client; the caller closes it. */
   public DynamoDbClient client() {
-    var b =
-        DynamoDbClient.builder()
-            .region(Region.of(region))
-            .httpClient(UrlConnectionHttpClient.create())
-            .credentialsProvider(credentials());
-    if (endpoint != null) {
-      b.endpointOverride(URI.create(endpoint));
-    }
-    return b.build();
+    return configure(DynamoDbClient.builder(), endpoint, region).build();
   }
 
   /** A new client of the table's DynamoDB Stream (same endpoint, region and credentials); the caller closes it. */
   public DynamoDbStreamsClient streamsClient() {
-    var b =
-        DynamoDbStreamsClient.builder()
-            .region(Region.of(region))
-            .httpClient(UrlConnectionHttpClient.create())
-            .credentialsProvider(credentials());
-    if (endpoint != null) {
-      b.endpointOverride(URI.create(endpoint));
-    }
-    return b.build();
+    return configure(DynamoDbStreamsClient.builder(), endpoint, region).build();
   }
 
-  private AwsCredentialsProvider credentials() {
-    return credentialsFor(endpoint);
+  /**
+   * An endpoint option as a connection keeps it: null when absent or blank; an {@link IllegalArgumentException} that
+   * names the service and shows an example when it is not a URL.
+   */
+  public static String checkEndpoint(String endpoint, String service, String example) {
+    if (endpoint == null || endpoint.isBlank()) {
+      return null;
+    }
+    URI u = URI.create(endpoint);
+    if (u.getScheme() == null || u.getHost() == null) {
+      throw new IllegalArgumentException(
+          service + " endpoint \"" + endpoint + "\" must be a URL such as " + example);
+    }
+    return endpoint;
+  }
+
+  /** The region, or {@value #DEFAULT_REGION} when absent or blank. */
+  public static String regionOrDefault(String region) {
+    return region == null || region.isBlank() ? DEFAULT_REGION : region;
+  }
+
+  /**
+   * Sets up any synchronous AWS client builder the same way: region, the URL-connection HTTP client, credentials
+   * ({@link #credentialsFor}) and the endpoint, if any.
+   */
+  public static <B extends AwsClientBuilder<B, ?> & SdkSyncClientBuilder<B, ?>> B configure(
+      B builder, String endpoint, String region) {
+    builder.region(Region.of(region)).credentialsProvider(credentialsFor(endpoint));
+    builder.httpClient(UrlConnectionHttpClient.create());
+    if (endpoint != null) {
+      builder.endpointOverride(URI.create(endpoint));
+    }
+    return builder;
   }
 
   /**

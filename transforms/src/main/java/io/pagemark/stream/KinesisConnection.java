@@ -1,15 +1,10 @@
 package io.pagemark.stream;
 
+import io.pagemark.dynamo.DynamoConnection;
 import java.io.Serializable;
-import java.net.InetAddress;
 import java.net.URI;
 import org.apache.beam.sdk.io.aws2.common.ClientConfiguration;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.exception.SdkClientException;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 
@@ -22,24 +17,13 @@ import software.amazon.awssdk.services.kinesis.KinesisClient;
  */
 public record KinesisConnection(String endpoint, String region) implements Serializable {
   private static final long serialVersionUID = 1L;
-  public static final String DEFAULT_REGION = "us-east-1";
+  public static final String DEFAULT_REGION = DynamoConnection.DEFAULT_REGION;
   static final String CBOR_PROPERTY = "aws.cborEnabled";
   static final String HTTP_PROPERTY = "software.amazon.awssdk.http.service.impl";
 
   public KinesisConnection {
-    if (endpoint != null && endpoint.isBlank()) {
-      endpoint = null;
-    }
-    if (endpoint != null) {
-      URI u = URI.create(endpoint);
-      if (u.getScheme() == null || u.getHost() == null) {
-        throw new IllegalArgumentException(
-            "Kinesis endpoint \"" + endpoint + "\" must be a URL such as http://127.0.0.1:4567");
-      }
-    }
-    if (region == null || region.isBlank()) {
-      region = DEFAULT_REGION;
-    }
+    endpoint = DynamoConnection.checkEndpoint(endpoint, "Kinesis", "http://127.0.0.1:4567");
+    region = DynamoConnection.regionOrDefault(region);
   }
 
   /**
@@ -58,15 +42,7 @@ public record KinesisConnection(String endpoint, String region) implements Seria
   /** A new synchronous client; the caller closes it. */
   public KinesisClient client() {
     configureSdk();
-    var b =
-        KinesisClient.builder()
-            .region(Region.of(region))
-            .httpClient(UrlConnectionHttpClient.create())
-            .credentialsProvider(credentials());
-    if (endpoint != null) {
-      b.endpointOverride(URI.create(endpoint));
-    }
-    return b.build();
+    return DynamoConnection.configure(KinesisClient.builder(), endpoint, region).build();
   }
 
   /** The same connection as Beam's aws2 IOs take it ({@code KinesisIO.read().withClientConfiguration}). */
@@ -76,7 +52,7 @@ public record KinesisConnection(String endpoint, String region) implements Seria
   }
 
   private AwsCredentialsProvider credentials() {
-    return io.pagemark.dynamo.DynamoConnection.credentialsFor(endpoint);
+    return DynamoConnection.credentialsFor(endpoint);
   }
 
   @Override
