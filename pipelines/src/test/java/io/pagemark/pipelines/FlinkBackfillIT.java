@@ -9,10 +9,7 @@ import static org.hamcrest.Matchers.matchesPattern;
 
 import io.pagemark.format.BuildInfo;
 import io.pagemark.format.IndexLayout;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -67,20 +64,20 @@ class FlinkBackfillIT {
     SampleComments.load(client, TABLE, items, 2, null);
 
     clusterDir = Path.of("target", "flink-it").toAbsolutePath();
-    stopAtExit = new Thread(() -> cli("flink-cluster", "stop", "--dir=" + clusterDir));
+    stopAtExit = new Thread(() -> BackfillIT.cli("flink-cluster", "stop", "--dir=" + clusterDir));
     Runtime.getRuntime().addShutdownHook(stopAtExit);
-    cli("flink-cluster", "stop", "--dir=" + clusterDir); // a cluster left by a run that was killed
+    BackfillIT.cli("flink-cluster", "stop", "--dir=" + clusterDir); // a cluster left by a run that was killed
     long t = System.nanoTime();
-    Result start = cli("flink-cluster", "start", "--taskmanagers=2", "--dir=" + clusterDir);
+    BackfillIT.Result start = BackfillIT.cli("flink-cluster", "start", "--taskmanagers=2", "--dir=" + clusterDir);
     took("cluster start", t);
-    assertThat(start.err, start.code, is(0));
-    assertThat(start.out, containsString("with 2 TaskManagers and 4 slots"));
+    assertThat(start.err(), start.code(), is(0));
+    assertThat(start.out(), containsString("with 2 TaskManagers and 4 slots"));
 
     direct = dir.resolve("direct");
     t = System.nanoTime();
-    Result d = backfill("--output=" + direct, "--segments=3", "--runner=DirectRunner");
+    BackfillIT.Result d = backfill("--output=" + direct, "--segments=3", "--runner=DirectRunner");
     took("DirectRunner build", t);
-    assertThat(d.err, d.code, is(0));
+    assertThat(d.err(), d.code(), is(0));
     BuildInfo.Counts c = counts(direct);
     assertThat(c.itemsScanned(), is((long) items.size()));
     assertThat(c.tieRuns(), greaterThan(0L));
@@ -89,12 +86,12 @@ class FlinkBackfillIT {
   @AfterAll
   void stopCluster() throws Exception {
     try {
-      Result stop = cli("flink-cluster", "stop", "--dir=" + clusterDir);
-      assertThat(stop.err, stop.code, is(0));
-      assertThat(stop.out, containsString("stopped 3 Flink processes"));
-      Result status = cli("flink-cluster", "status", "--dir=" + clusterDir);
-      assertThat(status.code, is(3));
-      assertThat(status.err, containsString("no cluster is running"));
+      BackfillIT.Result stop = BackfillIT.cli("flink-cluster", "stop", "--dir=" + clusterDir);
+      assertThat(stop.err(), stop.code(), is(0));
+      assertThat(stop.out(), containsString("stopped 3 Flink processes"));
+      BackfillIT.Result status = BackfillIT.cli("flink-cluster", "status", "--dir=" + clusterDir);
+      assertThat(status.code(), is(3));
+      assertThat(status.err(), containsString("no cluster is running"));
     } finally {
       if (stopAtExit != null) {
         Runtime.getRuntime().removeShutdownHook(stopAtExit);
@@ -108,16 +105,16 @@ class FlinkBackfillIT {
   @Test
   @Order(1)
   void statusShowsTheClusterWithItsTaskManagersAndSlots() throws IOException {
-    Result status = cli("flink-cluster", "status", "--dir=" + clusterDir);
-    assertThat(status.err, status.code, is(0));
+    BackfillIT.Result status = BackfillIT.cli("flink-cluster", "status", "--dir=" + clusterDir);
+    assertThat(status.err(), status.code(), is(0));
     String rest = FlinkCluster.find(clusterDir).orElseThrow().restAddress();
     assertThat(rest, matchesPattern("127\\.0\\.0\\.1:\\d+"));
-    assertThat(status.out, containsString("REST and web UI: http://" + rest));
-    assertThat(status.out, containsString("TaskManagers:    2 registered, 2 of 2 processes alive"));
-    assertThat(status.out, containsString("Slots:           4 total, 4 available"));
-    Result again = cli("flink-cluster", "start", "--dir=" + clusterDir);
-    assertThat(again.code, is(1));
-    assertThat(again.err, containsString("already running at http://" + rest));
+    assertThat(status.out(), containsString("REST and web UI: http://" + rest));
+    assertThat(status.out(), containsString("TaskManagers:    2 registered, 2 of 2 processes alive"));
+    assertThat(status.out(), containsString("Slots:           4 total, 4 available"));
+    BackfillIT.Result again = BackfillIT.cli("flink-cluster", "start", "--dir=" + clusterDir);
+    assertThat(again.code(), is(1));
+    assertThat(again.err(), containsString("already running at http://" + rest));
   }
 
   @Test
@@ -125,10 +122,10 @@ class FlinkBackfillIT {
   void localFlinkWritesTheSameGroupFilesAsTheDirectRunner() throws Exception {
     Path out = dir.resolve("flink-local");
     long t = System.nanoTime();
-    Result r = backfill("--output=" + out, "--segments=4", "--runner=FlinkRunner", "--flinkMaster=[local]");
+    BackfillIT.Result r = backfill("--output=" + out, "--segments=4", "--runner=FlinkRunner", "--flinkMaster=[local]");
     took("local Flink build", t);
-    assertThat(r.err, r.code, is(0));
-    assertThat(r.err, containsString("running on Flink in this JVM ([local])"));
+    assertThat(r.err(), r.code(), is(0));
+    assertThat(r.err(), containsString("running on Flink in this JVM ([local])"));
     assertSameBuild(out);
   }
 
@@ -139,12 +136,12 @@ class FlinkBackfillIT {
     int finishedBefore = new FlinkRest(rest).overview().jobsFinished();
     Path out = dir.resolve("flink-cluster");
     long t = System.nanoTime();
-    Result r = backfill("--output=" + out, "--segments=5", "--runner=FlinkRunner", "--flinkMaster=" + rest);
+    BackfillIT.Result r = backfill("--output=" + out, "--segments=5", "--runner=FlinkRunner", "--flinkMaster=" + rest);
     took("session cluster build", t);
-    assertThat(r.err, r.code, is(0));
-    assertThat(r.err, containsString("submitting to the Flink cluster at http://" + rest
+    assertThat(r.err(), r.code(), is(0));
+    assertThat(r.err(), containsString("submitting to the Flink cluster at http://" + rest
         + " (Flink 1.19.0, 2 TaskManagers, 4 slots) with parallelism 4, staging " + jar()));
-    assertThat("progress while the job runs on the cluster", r.err,
+    assertThat("progress while the job runs on the cluster", r.err(),
         matchesPattern("(?s).*progress: Flink job [0-9a-f]{32} RUNNING, \\d+ of \\d+ tasks finished.*"));
     assertThat("the job ran on the cluster", new FlinkRest(rest).overview().jobsFinished(), is(finishedBefore + 1));
     assertSameBuild(out);
@@ -183,10 +180,10 @@ class FlinkBackfillIT {
   @Test
   @Order(5)
   void anUnreachableClusterFailsWithWhatToDo() {
-    Result r = backfill("--output=" + dir.resolve("nowhere"), "--runner=FlinkRunner", "--flinkMaster=127.0.0.1:1");
-    assertThat(r.code, is(1));
-    assertThat(r.err, containsString("no Flink REST endpoint answers at 127.0.0.1:1"));
-    assertThat(r.err, containsString("pagemark flink-cluster start"));
+    BackfillIT.Result r = backfill("--output=" + dir.resolve("nowhere"), "--runner=FlinkRunner", "--flinkMaster=127.0.0.1:1");
+    assertThat(r.code(), is(1));
+    assertThat(r.err(), containsString("no Flink REST endpoint answers at 127.0.0.1:1"));
+    assertThat(r.err(), containsString("pagemark flink-cluster start"));
   }
 
   /** The build under {@code root} has the reference build's counts, group files (build id and time aside), manifest. */
@@ -221,22 +218,12 @@ class FlinkBackfillIT {
     return BuildInfo.read(build.resolve(IndexLayout.BUILD_INFO)).counts();
   }
 
-  private Result backfill(String... args) {
+  private BackfillIT.Result backfill(String... args) {
     List<String> argv = new ArrayList<>(List.of("backfill", "--table=" + TABLE, "--gsi=" + TrickyTable.BY_STRING,
         "--dynamoEndpoint=" + local.endpoint(), "--progressSeconds=1"));
     argv.addAll(List.of(args));
-    return cli(argv.toArray(String[]::new));
+    return BackfillIT.cli(argv.toArray(String[]::new));
   }
-
-  private static Result cli(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Main.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-  }
-
-  record Result(int code, String out, String err) {}
 
   /** Prints how long a step took (the numbers the README quotes come from here); returns now. */
   private static long took(String what, long since) {

@@ -7,9 +7,6 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,9 +38,9 @@ class FlinkClusterTest {
   void aFolderWithOtherFilesIsNeverCleared() throws Exception {
     Path precious = Files.createDirectories(dir.resolve("mine/log")).resolve("notes.txt");
     Files.writeString(precious, "keep me");
-    Result r = cli("flink-cluster", "start", "--dir=" + dir.resolve("mine"));
-    assertThat(r.code, is(1));
-    assertThat(r.err, containsString("is not empty and was not made by pagemark flink-cluster"));
+    BackfillIT.Result r = BackfillIT.cli("flink-cluster", "start", "--dir=" + dir.resolve("mine"));
+    assertThat(r.code(), is(1));
+    assertThat(r.err(), containsString("is not empty and was not made by pagemark flink-cluster"));
     assertThat(Files.readString(precious), equalTo("keep me"));
     FlinkClusterFiles.write(dir.resolve("fresh"), FlinkCluster.Spec.of(1), 1, 2);
     Files.writeString(dir.resolve("fresh/log/old.log"), "old");
@@ -66,29 +63,29 @@ class FlinkClusterTest {
 
   @Test
   void badOptionsAreUsageErrors() {
-    assertThat(cli("flink-cluster").code, is(2));
-    Result r = cli("flink-cluster", "restart");
-    assertThat(r.code, is(2));
-    assertThat(r.err, containsString("unknown action \"restart\" (start, stop or status)"));
-    r = cli("flink-cluster", "start", "--taskmanagers=0", "--dir=" + dir);
-    assertThat(r.code, is(2));
-    assertThat(r.err, containsString("--taskmanagers must be between 1 and 16, not 0"));
-    r = cli("flink-cluster", "start", "--taskManagerMemory=lots", "--dir=" + dir);
-    assertThat(r.code, is(2));
-    assertThat(r.err, containsString("--taskManagerMemory must look like 1280m or 2g, not \"lots\""));
-    r = cli("flink-cluster", "status", "--taskmanagers=2", "--dir=" + dir);
-    assertThat(r.code, is(2));
-    assertThat(r.err, containsString("unknown option --taskmanagers"));
+    assertThat(BackfillIT.cli("flink-cluster").code(), is(2));
+    BackfillIT.Result r = BackfillIT.cli("flink-cluster", "restart");
+    assertThat(r.code(), is(2));
+    assertThat(r.err(), containsString("unknown action \"restart\" (start, stop or status)"));
+    r = BackfillIT.cli("flink-cluster", "start", "--taskmanagers=0", "--dir=" + dir);
+    assertThat(r.code(), is(2));
+    assertThat(r.err(), containsString("--taskmanagers must be between 1 and 16, not 0"));
+    r = BackfillIT.cli("flink-cluster", "start", "--taskManagerMemory=lots", "--dir=" + dir);
+    assertThat(r.code(), is(2));
+    assertThat(r.err(), containsString("--taskManagerMemory must look like 1280m or 2g, not \"lots\""));
+    r = BackfillIT.cli("flink-cluster", "status", "--taskmanagers=2", "--dir=" + dir);
+    assertThat(r.code(), is(2));
+    assertThat(r.err(), containsString("unknown option --taskmanagers"));
   }
 
   @Test
   void withoutAClusterStatusIsNotFoundAndStopHasNothingToDo() {
-    Result status = cli("flink-cluster", "status", "--dir=" + dir);
-    assertThat(status.code, is(3));
-    assertThat(status.err, containsString("no cluster is running in " + dir + "; start one with:"));
-    Result stop = cli("flink-cluster", "stop", "--dir=" + dir);
-    assertThat(stop.code, is(0));
-    assertThat(stop.out, containsString("nothing to stop"));
+    BackfillIT.Result status = BackfillIT.cli("flink-cluster", "status", "--dir=" + dir);
+    assertThat(status.code(), is(3));
+    assertThat(status.err(), containsString("no cluster is running in " + dir + "; start one with:"));
+    BackfillIT.Result stop = BackfillIT.cli("flink-cluster", "stop", "--dir=" + dir);
+    assertThat(stop.code(), is(0));
+    assertThat(stop.out(), containsString("nothing to stop"));
   }
 
   @Test
@@ -100,7 +97,7 @@ class FlinkClusterTest {
           "jobmanager.pid=" + stranger.pid(), "taskmanager.pids=" + stranger.pid()));
       FlinkCluster c = FlinkCluster.find(dir).orElseThrow();
       assertThat(c.status().jobManagerAlive(), is(false));
-      assertThat(cli("flink-cluster", "status", "--dir=" + dir).code, is(3));
+      assertThat(BackfillIT.cli("flink-cluster", "status", "--dir=" + dir).code(), is(3));
       assertThat(c.stop(), is(0));
       assertThat(stranger.waitFor(500, TimeUnit.MILLISECONDS), is(false));
       assertThat(stranger.isAlive(), is(true));
@@ -127,13 +124,4 @@ class FlinkClusterTest {
         equalTo("progress: running on Flink, 12 s (Beam's counts arrive when the job ends)"));
   }
 
-  private static Result cli(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Main.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-  }
-
-  record Result(int code, String out, String err) {}
 }

@@ -20,9 +20,6 @@ import io.pagemark.lookup.PageStart;
 import io.pagemark.redis.RedisIndex;
 import io.pagemark.transforms.RedisLoadSummary;
 import io.pagemark.transforms.WriteRedisSortedSets;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -129,8 +126,8 @@ class RedisLookupIT {
     for (String group : groups) {
       for (String order : List.of("asc", "desc")) {
         List<String> args = List.of("--group=" + group, "--page=1,2,3", "--pageSize=2", "--order=" + order);
-        Result viaFile = lookup("--index=" + files.resolve("strings"), args);
-        Result viaRedis = lookup("--index=" + spec("strings"), args);
+        BackfillIT.Result viaFile = lookup("--index=" + files.resolve("strings"), args);
+        BackfillIT.Result viaRedis = lookup("--index=" + spec("strings"), args);
         assertThat(viaFile.err(), viaFile.code(), is(0));
         assertThat(viaRedis.err(), viaRedis.code(), is(0));
         assertThat(viaRedis.out(), equalTo(viaFile.out()));
@@ -140,7 +137,7 @@ class RedisLookupIT {
     for (String kind : List.of("numbers", "binaries")) {
       for (KeyValue g : index(kind, 5).groups()) {
         List<String> args = List.of("--group=" + g.text(), "--page=1,2", "--pageSize=3", "--order=desc");
-        Result viaFile = lookup("--index=" + files.resolve(kind), args);
+        BackfillIT.Result viaFile = lookup("--index=" + files.resolve(kind), args);
         assertThat(viaFile.err(), viaFile.code(), is(0));
         assertThat(lookup("--index=" + spec(kind), args).out(), equalTo(viaFile.out()));
       }
@@ -154,7 +151,7 @@ class RedisLookupIT {
         .mapToLong(p -> p.records().size()).sum();
     long pages = (ties + 9) / 10;
 
-    Result r = lookup("--index=" + a, List.of("--group=ties", "--page=1," + (pages + 1), "--pageSize=10"));
+    BackfillIT.Result r = lookup("--index=" + a, List.of("--group=ties", "--page=1," + (pages + 1), "--pageSize=10"));
     assertThat(r.code(), is(3));
     assertThat(r.out(), equalTo(""));
     assertThat(r.err(), containsString("has " + pages + " pages of 10; page " + (pages + 1) + " is out of range"));
@@ -215,15 +212,9 @@ class RedisLookupIT {
     }
   }
 
-  record Result(int code, String out, String err) {}
-
-  static Result lookup(String index, List<String> args) {
+  static BackfillIT.Result lookup(String index, List<String> args) {
     List<String> argv = new ArrayList<>(List.of("lookup", index));
     argv.addAll(args);
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Main.run(argv, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    return BackfillIT.cli(argv.toArray(String[]::new));
   }
 }
