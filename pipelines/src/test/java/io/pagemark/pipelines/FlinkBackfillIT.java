@@ -180,7 +180,8 @@ class FlinkBackfillIT {
   @Test
   @Order(5)
   void anUnreachableClusterFailsWithWhatToDo() {
-    BackfillIT.Result r = backfill("--output=" + dir.resolve("nowhere"), "--runner=FlinkRunner", "--flinkMaster=127.0.0.1:1");
+    BackfillIT.Result r =
+        backfill("--output=" + dir.resolve("nowhere"), "--runner=FlinkRunner", "--flinkMaster=127.0.0.1:1");
     assertThat(r.code(), is(1));
     assertThat(r.err(), containsString("no Flink REST endpoint answers at 127.0.0.1:1"));
     assertThat(r.err(), containsString("pagemark flink-cluster start"));
