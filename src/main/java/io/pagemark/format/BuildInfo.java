@@ -68,7 +68,34 @@ public record BuildInfo(
       long groupsRewritten, long groupsLinked, long lagMillisP50, long lagMillisP95) {}
 
   /** A stored key attribute, as JSON. */
-  public record Attribute(String name, String type, List<String> roles) {}
+  public record Attribute(String name, String type, List<String> roles) {
+    private static final String INDEX_SORT_KEY = "indexSortKey";
+    private static final String TABLE_PARTITION_KEY = "tablePartitionKey";
+    private static final String TABLE_SORT_KEY = "tableSortKey";
+
+    /** How build.json records a stored attribute: its roles as names. */
+    public static Attribute of(KeyAttribute a) {
+      List<String> roles = new java.util.ArrayList<>();
+      if ((a.roles() & KeyAttribute.INDEX_SORT_KEY) != 0) {
+        roles.add(INDEX_SORT_KEY);
+      }
+      if ((a.roles() & KeyAttribute.TABLE_PARTITION_KEY) != 0) {
+        roles.add(TABLE_PARTITION_KEY);
+      }
+      if ((a.roles() & KeyAttribute.TABLE_SORT_KEY) != 0) {
+        roles.add(TABLE_SORT_KEY);
+      }
+      return new Attribute(a.name(), a.type().name(), roles);
+    }
+
+    /** The stored attribute this entry of build.json describes. */
+    public KeyAttribute toKeyAttribute() {
+      int bits = (roles.contains(INDEX_SORT_KEY) ? KeyAttribute.INDEX_SORT_KEY : 0)
+          | (roles.contains(TABLE_PARTITION_KEY) ? KeyAttribute.TABLE_PARTITION_KEY : 0)
+          | (roles.contains(TABLE_SORT_KEY) ? KeyAttribute.TABLE_SORT_KEY : 0);
+      return new KeyAttribute(name, io.pagemark.key.KeyType.fromDynamoName(type), bits);
+    }
+  }
 
   /**
    * Every item scanned is counted once in exactly one of: indexed {@code entries}, skipped because the index would

@@ -300,14 +300,7 @@ final class CommitBuild {
   }
 
   static List<KeyAttribute> attributes(BuildInfo info) {
-    List<KeyAttribute> out = new ArrayList<>();
-    for (BuildInfo.Attribute a : info.attributes()) {
-      int roles = (a.roles().contains("indexSortKey") ? KeyAttribute.INDEX_SORT_KEY : 0)
-          | (a.roles().contains("tablePartitionKey") ? KeyAttribute.TABLE_PARTITION_KEY : 0)
-          | (a.roles().contains("tableSortKey") ? KeyAttribute.TABLE_SORT_KEY : 0);
-      out.add(new KeyAttribute(a.name(), KeyType.fromDynamoName(a.type()), roles));
-    }
-    return out;
+    return info.attributes().stream().map(BuildInfo.Attribute::toKeyAttribute).toList();
   }
 
   /** p50 and p95 of the time from creation to now, in milliseconds (0 when there is none). */

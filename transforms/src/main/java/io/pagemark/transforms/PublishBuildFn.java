@@ -4,7 +4,6 @@ import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.BuildCollector;
 import io.pagemark.format.BuildInfo;
 import io.pagemark.format.IndexLayout;
-import io.pagemark.format.KeyAttribute;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -84,20 +83,8 @@ final class PublishBuildFn extends DoFn<String, BuildInfo.Counts> {
           "build " + buildId + " does not account for every item: scanned " + scanned + " but indexed " + entries
               + ", skipped " + (noGroup + noSort) + ", dead-lettered " + dead + "; nothing was published");
     }
-    List<BuildInfo.Attribute> attributes = new ArrayList<>();
-    for (KeyAttribute a : schema.storedAttributes()) {
-      List<String> roles = new ArrayList<>();
-      if ((a.roles() & KeyAttribute.INDEX_SORT_KEY) != 0) {
-        roles.add("indexSortKey");
-      }
-      if ((a.roles() & KeyAttribute.TABLE_PARTITION_KEY) != 0) {
-        roles.add("tablePartitionKey");
-      }
-      if ((a.roles() & KeyAttribute.TABLE_SORT_KEY) != 0) {
-        roles.add("tableSortKey");
-      }
-      attributes.add(new BuildInfo.Attribute(a.name(), a.type().name(), roles));
-    }
+    List<BuildInfo.Attribute> attributes =
+        schema.storedAttributes().stream().map(BuildInfo.Attribute::of).toList();
     BuildInfo info =
         new BuildInfo(1, buildId, buildTimeMillis, schema.table(), schema.indexName(), schema.groupAttribute(),
             schema.groupType().name(), attributes, counts);

@@ -12,7 +12,6 @@ import io.pagemark.format.GroupHeader;
 import io.pagemark.format.GroupPaths;
 import io.pagemark.format.IndexLayout;
 import io.pagemark.format.IndexRecord;
-import io.pagemark.format.KeyAttribute;
 import io.pagemark.key.Json;
 import io.pagemark.key.KeyValue;
 import io.pagemark.lookup.FileIndex;
@@ -97,20 +96,8 @@ final class TestIndex {
       runs += groupRuns;
     }
     Files.write(partial.resolve(IndexLayout.MANIFEST), manifest.values(), StandardCharsets.UTF_8);
-    List<BuildInfo.Attribute> attributes = new ArrayList<>();
-    for (KeyAttribute a : schema.storedAttributes()) {
-      List<String> roles = new ArrayList<>();
-      if ((a.roles() & KeyAttribute.INDEX_SORT_KEY) != 0) {
-        roles.add("indexSortKey");
-      }
-      if ((a.roles() & KeyAttribute.TABLE_PARTITION_KEY) != 0) {
-        roles.add("tablePartitionKey");
-      }
-      if ((a.roles() & KeyAttribute.TABLE_SORT_KEY) != 0) {
-        roles.add("tableSortKey");
-      }
-      attributes.add(new BuildInfo.Attribute(a.name(), a.type().name(), roles));
-    }
+    List<BuildInfo.Attribute> attributes =
+        schema.storedAttributes().stream().map(BuildInfo.Attribute::of).toList();
     BuildInfo info = new BuildInfo(1, id, createdAtMillis, schema.table(), schema.indexName(),
         schema.groupAttribute(), schema.groupType().name(), attributes,
         new BuildInfo.Counts(entries, entries, manifest.size(), 0, 0, 0, runs, 0));
