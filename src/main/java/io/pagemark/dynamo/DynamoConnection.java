@@ -3,6 +3,7 @@ package io.pagemark.dynamo;
 import java.io.Serializable;
 import java.net.InetAddress;
 import java.net.URI;
+import java.time.Duration;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -10,6 +11,9 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.core.client.builder.SdkSyncClientBuilder;
 import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.retry.RetryPolicy;
+import software.amazon.awssdk.core.retry.backoff.FullJitterBackoffStrategy;
+import software.amazon.awssdk.core.retry.conditions.RetryCondition;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -23,20 +27,54 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 public record DynamoConnection(String endpoint, String region) implements Serializable {
   private static final long serialVersionUID = 1L;
   public static final String DEFAULT_REGION = "us-east-1";
+  /** Retries of one DynamoDB call after its first attempt (see {@link #retryPolicy}). */
+  public static final int MAX_RETRIES = 9;
 
   public DynamoConnection {
     endpoint = checkEndpoint(endpoint, "DynamoDB", "http://127.0.0.1:8000");
     region = regionOrDefault(region);
   }
 
-  /** A new client; the caller closes it. */
+  /** A new client; the caller closes it. Throttling and transport errors are retried ({@link #retryPolicy}). */
   public DynamoDbClient client() {
-    return configure(DynamoDbClient.builder(), endpoint, region).build();
+    return client(() -> {});
+  }
+
+  /** As {@link #client()}, calling {@code onRetry} before each retry (a metric, say). */
+  public DynamoDbClient client(Runnable onRetry) {
+    return configure(DynamoDbClient.builder(), endpoint, region)
+        .overrideConfiguration(c -> c.retryPolicy(retryPolicy(onRetry)))
+        .build();
   }
 
   /** A new client of the table's DynamoDB Stream (same endpoint, region and credentials); the caller closes it. */
   public DynamoDbStreamsClient streamsClient() {
     return configure(DynamoDbStreamsClient.builder(), endpoint, region).build();
+  }
+
+  /**
+   * The SDK's retry policy for long scans and queries: DynamoDB's throttling errors, 5xx answers and transport
+   * failures are retried up to {@value #MAX_RETRIES} times with full-jitter exponential backoff (from 100 ms, from
+   * 500 ms when throttled, at most 20 s apart), without the SDK's retry quota, which would give up on a table that
+   * throttles for minutes. Anything else (a validation error, a missing table) fails at once.
+   */
+  public static RetryPolicy retryPolicy(Runnable onRetry) {
+    RetryCondition sdkDefault = RetryCondition.defaultRetryCondition();
+    return RetryPolicy.builder()
+        .numRetries(MAX_RETRIES)
+        .backoffStrategy(FullJitterBackoffStrategy.builder()
+            .baseDelay(Duration.ofMillis(100)).maxBackoffTime(Duration.ofSeconds(20)).build())
+        .throttlingBackoffStrategy(FullJitterBackoffStrategy.builder()
+            .baseDelay(Duration.ofMillis(500)).maxBackoffTime(Duration.ofSeconds(20)).build())
+        .retryCapacityCondition(null)
+        .retryCondition(context -> {
+          boolean retry = sdkDefault.shouldRetry(context);
+          if (retry) {
+            onRetry.run();
+          }
+          return retry;
+        })
+        .build();
   }
 
   /**

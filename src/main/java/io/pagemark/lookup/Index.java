@@ -1,5 +1,7 @@
 package io.pagemark.lookup;
 
+import io.pagemark.lookup.file.FileIndex;
+
 import io.pagemark.key.KeyType;
 import io.pagemark.key.KeyValue;
 import java.io.IOException;

@@ -1,6 +1,8 @@
 package io.pagemark.lookup;
 
-import io.pagemark.redis.RedisIndex;
+import io.pagemark.lookup.file.FileIndex;
+
+import io.pagemark.lookup.redis.RedisIndex;
 import java.io.IOException;
 import java.nio.file.Path;
 

@@ -4,7 +4,7 @@ import io.pagemark.dynamo.IndexEntry;
 import io.pagemark.format.BuildInfo;
 import io.pagemark.format.IndexLayout;
 import io.pagemark.transforms.BuildIndex;
-import io.pagemark.transforms.IndexEntryCoder;
+import io.pagemark.transforms.order.IndexEntryCoder;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;

@@ -1,6 +1,6 @@
 package io.pagemark.bench;
 
-import io.pagemark.stream.CommitBenchmark;
+import io.pagemark.bench.CommitBenchmark;
 import java.util.List;
 
 /**

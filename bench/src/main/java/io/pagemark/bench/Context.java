@@ -1,7 +1,7 @@
 package io.pagemark.bench;
 
-import io.pagemark.pipelines.DynamoDbLocal;
-import io.pagemark.pipelines.RedisServer;
+import io.pagemark.testing.DynamoDbLocal;
+import io.pagemark.testing.RedisServer;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

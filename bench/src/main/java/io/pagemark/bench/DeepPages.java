@@ -4,7 +4,7 @@ import io.pagemark.lookup.GroupPages;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageQuery;
 import io.pagemark.lookup.PageStart;
-import io.pagemark.pipelines.SampleComments;
+import io.pagemark.pipelines.demo.SampleComments;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,12 +1,12 @@
 package io.pagemark.bench;
 
-import io.pagemark.lookup.FileIndex;
+import io.pagemark.lookup.file.FileIndex;
 import io.pagemark.lookup.GroupPages;
 import io.pagemark.lookup.Index;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageQuery;
 import io.pagemark.lookup.PageStart;
-import io.pagemark.pipelines.SampleComments;
+import io.pagemark.pipelines.demo.SampleComments;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +28,7 @@ import java.util.Random;
  * </ul>
  *
  * <p>The Redis copy of the same build (sorted sets loaded by the Redis sink, read with {@code ZRANGE key i i} on
- * loopback through {@link io.pagemark.redis.RedisIndex}) is timed warm the same way. Another backend is timed by
+ * loopback through {@link io.pagemark.lookup.redis.RedisIndex}) is timed warm the same way. Another backend is timed by
  * adding it to {@link #backends}: it is an {@link Index} holding the same build.
  */
 final class LookupLatency implements Bench {

@@ -23,7 +23,9 @@ import java.util.Set;
  */
 public final class Suite {
   static final String USAGE =
-      "usage: bench/run [--quick] [--only=ID[,ID...]] [--results=FILE] [--work=DIR]";
+      "usage: bench/run [--quick] [--only=ID[,ID...]] [--results=FILE] [--work=DIR]\n"
+          + "       bench/run stream-lag [--rate=50] [--seconds=60] ...   (the stream's lag at a steady write rate)\n"
+          + "       bench/run stream-backlog [--records=5000] ...      (the stream catching up a backlog)";
 
   private Suite() {}
 
@@ -46,6 +48,13 @@ public final class Suite {
   }
 
   static int run(List<String> argv, PrintStream out, PrintStream err) {
+    // Benchmarks of the change stream that run on their own, with their own options.
+    if (!argv.isEmpty() && argv.get(0).equals("stream-lag")) {
+      return StreamLagBenchmark.run(argv.subList(1, argv.size()), out, err);
+    }
+    if (!argv.isEmpty() && argv.get(0).equals("stream-backlog")) {
+      return StreamBacklogBenchmark.run(argv.subList(1, argv.size()), out, err);
+    }
     Sizes sizes = Sizes.FULL;
     Set<String> only = null;
     Path results = null;

@@ -1,8 +1,16 @@
 package io.pagemark.pipelines;
 
-import io.pagemark.cli.ExitCode;
-import io.pagemark.cli.LookupCommand;
-import io.pagemark.stream.CommitBenchmark;
+import io.pagemark.pipelines.backfill.BackfillCommand;
+import io.pagemark.pipelines.cli.GcCommand;
+import io.pagemark.pipelines.cli.VerifyCommand;
+import io.pagemark.pipelines.demo.Demo;
+import io.pagemark.pipelines.flink.FlinkClusterCommand;
+import io.pagemark.pipelines.relay.RelayCommand;
+import io.pagemark.pipelines.stream.CommitCommand;
+import io.pagemark.pipelines.stream.StreamCommand;
+
+import io.pagemark.pipelines.cli.ExitCode;
+import io.pagemark.pipelines.cli.LookupCommand;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
@@ -36,7 +44,7 @@ public final class Main {
       case "gc":
         return GcCommand.run(rest, out, err);
       case "page":
-        return io.pagemark.cli.PageCommand.run(rest, out, err);
+        return io.pagemark.pipelines.cli.PageCommand.run(rest, out, err);
       case "flink-cluster":
         return FlinkClusterCommand.run(rest, out, err);
       case "stream":
@@ -45,42 +53,10 @@ public final class Main {
         return CommitCommand.run(rest, out, err);
       case "relay":
         return RelayCommand.run(rest, out, err);
-      case "bench-commit":
-        return benchCommit(rest, out, err);
-      case "bench-stream-lag":
-        return StreamLagBenchmark.run(rest, out, err);
-      case "bench-stream-backlog":
-        return StreamBacklogBenchmark.run(rest, out, err);
       default:
         err.println("pagemark: unknown command \"" + argv.get(0) + "\"");
         usage(err);
         return ExitCode.USAGE;
-    }
-  }
-
-  /** {@code bench-commit [--entries=2300000] [--changes=1000] [--rounds=5]}: {@link CommitBenchmark}. */
-  private static int benchCommit(List<String> argv, PrintStream out, PrintStream err) {
-    try {
-      io.pagemark.cli.Args a =
-          io.pagemark.cli.Args.parse(argv, java.util.Set.of("entries", "changes", "rounds"));
-      long entries = io.pagemark.cli.Args.number("entries", a.get("entries", "2300000"), 1, 1_000_000_000);
-      int changes = (int) io.pagemark.cli.Args.number("changes", a.get("changes", "1000"), 1, 10_000_000);
-      int rounds = (int) io.pagemark.cli.Args.number("rounds", a.get("rounds", "5"), 1, 1000);
-      java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("pagemark-commit-bench-");
-      try {
-        out.println("pagemark bench-commit: " + CommitBenchmark.run(dir, entries, changes, rounds));
-      } finally {
-        try (var s = java.nio.file.Files.walk(dir)) {
-          s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
-      }
-      return ExitCode.OK;
-    } catch (io.pagemark.cli.Args.UsageException e) {
-      err.println("pagemark bench-commit: " + e.getMessage());
-      return ExitCode.USAGE;
-    } catch (java.io.IOException | RuntimeException e) {
-      err.println("pagemark bench-commit: failed: " + e);
-      return ExitCode.FAILURE;
     }
   }
 
@@ -101,7 +77,6 @@ public final class Main {
         + " [--redisKeyPrefix=P] [--kinesisEndpoint=URL] [--dynamoEndpoint=URL] [--from=resume|trim_horizon|latest|INSTANT]");
     s.println("  commit     --index=DIR [--group=G] [--dynamoEndpoint=URL] [--resolveTies=true|false]");
     s.println("  relay      --table=T --stream=NAME [--dynamoEndpoint=URL] [--kinesisEndpoint=URL] [--createStream=N]");
-    s.println("  bench-commit, bench-stream-lag, bench-stream-backlog   benchmarks of the incremental index (see README.md)");
     s.println("See README.md for every option.");
   }
 }

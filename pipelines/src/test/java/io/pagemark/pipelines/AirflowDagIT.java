@@ -1,12 +1,16 @@
 package io.pagemark.pipelines;
 
+import io.pagemark.pipelines.demo.SampleComments;
+import io.pagemark.testing.DynamoDbLocal;
+import io.pagemark.testing.SharedDynamoDbLocal;
+
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
 
-import io.pagemark.lookup.FileIndex;
+import io.pagemark.lookup.file.FileIndex;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,5 +1,10 @@
 package io.pagemark.pipelines;
 
+import io.pagemark.pipelines.backfill.BackfillCommand;
+import io.pagemark.pipelines.demo.SampleComments;
+import io.pagemark.testing.DynamoDbLocal;
+import io.pagemark.testing.SharedDynamoDbLocal;
+
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -11,7 +16,7 @@ import static org.hamcrest.Matchers.notNullValue;
 
 import io.pagemark.format.BuildInfo;
 import io.pagemark.format.IndexLayout;
-import io.pagemark.lookup.FileIndex;
+import io.pagemark.lookup.file.FileIndex;
 import io.pagemark.lookup.GroupPages;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageQuery;
@@ -40,7 +45,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 
 /** The backfill against DynamoDB Local on the tricky table: every page of every group, in both orders. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class BackfillIT {
+public class BackfillIT {
   static final String TABLE = "tricky";
   DynamoDbLocal local;
   DynamoDbClient client;
@@ -71,7 +76,7 @@ class BackfillIT {
     return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
-  record Result(int code, String out, String err) {}
+  public record Result(int code, String out, String err) {}
 
   @Test
   void theBigGroupNeedsSeveralScanPagesPerSegment() {
@@ -285,7 +290,7 @@ class BackfillIT {
     assertThat(noIndex.err, containsString("no such index directory"));
   }
 
-  static Result cli(String... args) {
+  public static Result cli(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code = Main.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),

@@ -1,5 +1,10 @@
 package io.pagemark.pipelines;
 
+import io.pagemark.pipelines.demo.SampleComments;
+import io.pagemark.testing.DynamoDbLocal;
+import io.pagemark.testing.SharedDynamoDbLocal;
+import io.pagemark.testing.SharedRedis;
+
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -8,7 +13,7 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
 
 import io.pagemark.format.IndexLayout;
-import io.pagemark.lookup.FileIndex;
+import io.pagemark.lookup.file.FileIndex;
 import io.pagemark.lookup.GroupPages;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageStart;

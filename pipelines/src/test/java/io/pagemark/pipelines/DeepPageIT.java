@@ -1,5 +1,9 @@
 package io.pagemark.pipelines;
 
+import io.pagemark.pipelines.demo.SampleComments;
+import io.pagemark.testing.DynamoDbLocal;
+import io.pagemark.testing.SharedDynamoDbLocal;
+
 import static io.pagemark.pipelines.BackfillIT.backfill;
 import static io.pagemark.pipelines.BackfillIT.cli;
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -8,7 +12,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.lessThanOrEqualTo;
 
-import io.pagemark.lookup.FileIndex;
+import io.pagemark.lookup.file.FileIndex;
 import io.pagemark.lookup.Index;
 import io.pagemark.lookup.ItemPage;
 import io.pagemark.lookup.Order;

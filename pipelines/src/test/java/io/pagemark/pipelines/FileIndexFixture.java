@@ -8,7 +8,7 @@ import io.pagemark.format.GroupPaths;
 import io.pagemark.format.IndexLayout;
 import io.pagemark.format.IndexRecord;
 import io.pagemark.format.KeyAttribute;
-import io.pagemark.transforms.OrderedPart;
+import io.pagemark.transforms.order.OrderedPart;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,5 +1,14 @@
 package io.pagemark.pipelines;
 
+import io.pagemark.pipelines.flink.FlinkTarget;
+import io.pagemark.pipelines.relay.Relay;
+import io.pagemark.testing.DynamoDbLocal;
+import io.pagemark.testing.Kinesalite;
+import io.pagemark.testing.SharedDynamoDbLocal;
+import io.pagemark.testing.SharedKinesalite;
+import io.pagemark.testing.flink.FlinkCluster;
+import io.pagemark.testing.flink.FlinkRest;
+
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.greaterThan;
@@ -7,8 +16,8 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.not;
 
-import io.pagemark.lookup.FileIndex;
-import io.pagemark.stream.Wal;
+import io.pagemark.lookup.file.FileIndex;
+import io.pagemark.wal.Wal;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -92,7 +101,7 @@ class FlinkStreamIT {
       assertThat(empty.err(), empty.code(), is(0));
       phase(table + ": empty index built", t);
       StreamTable.Writer writer = new StreamTable.Writer(c, table, 200, seed);
-      try (Relay relay = Relay.start(local.connection(), table, kinesalite.connection(), table,
+      try (Relay relay = Relay.start(local.connection(), table, new io.pagemark.transforms.source.KinesisConnection(kinesalite.endpoint(), kinesalite.region()), table,
           new Relay.Options(0.1, 30, seed))) {
         writer.write(100);
         Path firstLog = dir.resolve(table + "-first.log");

@@ -1,11 +1,17 @@
 package io.pagemark.pipelines;
 
+import io.pagemark.pipelines.demo.SampleComments;
+import io.pagemark.testing.DynamoDbLocal;
+import io.pagemark.testing.RedisServer;
+import io.pagemark.testing.SharedDynamoDbLocal;
+import io.pagemark.testing.SharedRedis;
+
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.is;
 
-import io.pagemark.lookup.FileIndex;
+import io.pagemark.lookup.file.FileIndex;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

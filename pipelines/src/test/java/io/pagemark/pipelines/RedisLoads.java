@@ -1,10 +1,10 @@
 package io.pagemark.pipelines;
 
 import io.pagemark.transforms.Backfill;
-import io.pagemark.transforms.OrderedPart;
-import io.pagemark.transforms.OrderedPartCoder;
-import io.pagemark.transforms.RedisLoadSummary;
-import io.pagemark.transforms.WriteRedisSortedSets;
+import io.pagemark.transforms.order.OrderedPart;
+import io.pagemark.transforms.order.OrderedPartCoder;
+import io.pagemark.transforms.sink.redis.RedisLoadSummary;
+import io.pagemark.transforms.sink.redis.WriteRedisSortedSets;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;

@@ -1,5 +1,9 @@
 package io.pagemark.pipelines;
 
+import io.pagemark.testing.LocalProcess;
+import io.pagemark.testing.RedisServer;
+import io.pagemark.testing.SharedRedis;
+
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -8,18 +12,18 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.pagemark.cli.LookupCommand;
+import io.pagemark.pipelines.cli.LookupCommand;
 import io.pagemark.key.KeyValue;
-import io.pagemark.lookup.FileIndex;
+import io.pagemark.lookup.file.FileIndex;
 import io.pagemark.lookup.GroupPages;
 import io.pagemark.lookup.GroupRepublishedException;
 import io.pagemark.lookup.Index;
 import io.pagemark.lookup.Indexes;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageStart;
-import io.pagemark.redis.RedisIndex;
-import io.pagemark.transforms.RedisLoadSummary;
-import io.pagemark.transforms.WriteRedisSortedSets;
+import io.pagemark.lookup.redis.RedisIndex;
+import io.pagemark.transforms.sink.redis.RedisLoadSummary;
+import io.pagemark.transforms.sink.redis.WriteRedisSortedSets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,8 @@
 package io.pagemark.pipelines;
 
+import io.pagemark.pipelines.demo.SampleComments;
+import io.pagemark.testing.RedisServer;
+
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
 
@@ -7,10 +10,10 @@ import io.pagemark.dynamo.IndexEntry;
 import io.pagemark.dynamo.ItemKeys;
 import io.pagemark.format.IndexRecord;
 import io.pagemark.key.KeyValue;
-import io.pagemark.redis.RedisLayout;
-import io.pagemark.transforms.OrderedPart;
-import io.pagemark.transforms.RedisLoadSummary;
-import io.pagemark.transforms.WriteRedisSortedSets;
+import io.pagemark.format.redis.RedisLayout;
+import io.pagemark.transforms.order.OrderedPart;
+import io.pagemark.transforms.sink.redis.RedisLoadSummary;
+import io.pagemark.transforms.sink.redis.WriteRedisSortedSets;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,9 @@
 package io.pagemark.pipelines;
 
+import io.pagemark.testing.LocalProcess;
+import io.pagemark.testing.RedisServer;
+import io.pagemark.testing.SharedRedis;
+
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.empty;
@@ -14,12 +18,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.pagemark.format.IndexRecord;
 import io.pagemark.key.KeyValue;
 import io.pagemark.lookup.GroupNotFoundException;
-import io.pagemark.redis.RedisIndex;
-import io.pagemark.redis.RedisLayout;
-import io.pagemark.redis.SortedSetMember;
-import io.pagemark.transforms.OrderedPart;
-import io.pagemark.transforms.RedisLoadSummary;
-import io.pagemark.transforms.WriteRedisSortedSets;
+import io.pagemark.lookup.redis.RedisIndex;
+import io.pagemark.format.redis.RedisLayout;
+import io.pagemark.format.redis.SortedSetMember;
+import io.pagemark.transforms.order.OrderedPart;
+import io.pagemark.transforms.sink.redis.RedisLoadSummary;
+import io.pagemark.transforms.sink.redis.WriteRedisSortedSets;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,12 +1,15 @@
 package io.pagemark.pipelines;
 
+import io.pagemark.pipelines.backfill.RedisOptions;
+import io.pagemark.pipelines.backfill.RedisSink;
+
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.pagemark.transforms.WriteRedisSortedSets;
+import io.pagemark.transforms.sink.redis.WriteRedisSortedSets;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,11 @@
 package io.pagemark.pipelines;
 
+import io.pagemark.pipelines.relay.Relay;
+import io.pagemark.testing.DynamoDbLocal;
+import io.pagemark.testing.Kinesalite;
+import io.pagemark.testing.SharedDynamoDbLocal;
+import io.pagemark.testing.SharedKinesalite;
+
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
@@ -8,8 +14,8 @@ import static org.hamcrest.Matchers.is;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pagemark.dynamo.KeySchema;
-import io.pagemark.stream.ChangeDecoder;
-import io.pagemark.stream.ChangeDecoder.Outcome;
+import io.pagemark.change.ChangeDecoder;
+import io.pagemark.change.ChangeDecoder.Outcome;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,7 +38,7 @@ class RelayIT {
       StreamTable.create(c, table);
     }
     try (DynamoDbClient c = local.client();
-        Relay relay = Relay.start(local.connection(), table, kinesalite.connection(), table,
+        Relay relay = Relay.start(local.connection(), table, new io.pagemark.transforms.source.KinesisConnection(kinesalite.endpoint(), kinesalite.region()), table,
             new Relay.Options(0.1, 20, 7))) {
       kinds = StreamTable.randomWrites(c, table, 400, 120, 3);
       relay.awaitIdle(Duration.ofSeconds(60));

@@ -1,5 +1,14 @@
 package io.pagemark.pipelines;
 
+import io.pagemark.pipelines.flink.FlinkTarget;
+import io.pagemark.pipelines.relay.Relay;
+import io.pagemark.testing.DynamoDbLocal;
+import io.pagemark.testing.Kinesalite;
+import io.pagemark.testing.RedisServer;
+import io.pagemark.testing.SharedDynamoDbLocal;
+import io.pagemark.testing.SharedKinesalite;
+import io.pagemark.testing.SharedRedis;
+
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.greaterThan;
@@ -7,11 +16,11 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
 
 import io.pagemark.format.BuildInfo;
-import io.pagemark.lookup.FileIndex;
+import io.pagemark.lookup.file.FileIndex;
 import io.pagemark.lookup.Index;
-import io.pagemark.redis.RedisIndex;
-import io.pagemark.stream.IndexCommit;
-import io.pagemark.stream.Wal;
+import io.pagemark.lookup.redis.RedisIndex;
+import io.pagemark.commit.IndexCommit;
+import io.pagemark.wal.Wal;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -60,7 +69,7 @@ class StreamIT {
     try (DynamoDbClient c = local.client()) {
       StreamTable.create(c, table);
       StreamTable.Writer writer = new StreamTable.Writer(c, table, 1500, seed);
-      try (Relay relay = Relay.start(local.connection(), table, kinesalite.connection(), table,
+      try (Relay relay = Relay.start(local.connection(), table, new io.pagemark.transforms.source.KinesisConnection(kinesalite.endpoint(), kinesalite.region()), table,
           new Relay.Options(0.1, 30, seed))) {
         phase("relay started");
         writer.write(300);

@@ -188,7 +188,7 @@ final class StreamTable {
    */
   static void assertEveryPageIsDynamoDbsPage(DynamoDbClient c, String table, java.nio.file.Path index, int pageSize)
       throws Exception {
-    try (io.pagemark.lookup.FileIndex idx = io.pagemark.lookup.FileIndex.open(index)) {
+    try (io.pagemark.lookup.file.FileIndex idx = io.pagemark.lookup.file.FileIndex.open(index)) {
       assertEveryPageIsDynamoDbsPage(c, table, idx, pageSize);
     }
   }

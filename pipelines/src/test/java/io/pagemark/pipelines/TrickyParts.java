@@ -6,7 +6,7 @@ import io.pagemark.format.IndexRecord;
 import io.pagemark.format.KeyAttribute;
 import io.pagemark.key.KeyType;
 import io.pagemark.key.KeyValue;
-import io.pagemark.transforms.OrderedPart;
+import io.pagemark.transforms.order.OrderedPart;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

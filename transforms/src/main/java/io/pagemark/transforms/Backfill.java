@@ -1,5 +1,10 @@
 package io.pagemark.transforms;
 
+import io.pagemark.format.BuildIds;
+import io.pagemark.transforms.order.IndexEntryCoder;
+import io.pagemark.transforms.sink.redis.WriteRedisSortedSets;
+import io.pagemark.transforms.source.ScanSegmentFn;
+
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.BuildInfo;

@@ -1,5 +1,19 @@
 package io.pagemark.transforms;
 
+import io.pagemark.format.BuildIds;
+import io.pagemark.transforms.order.GroupPlan;
+import io.pagemark.transforms.order.IndexEntryCoder;
+import io.pagemark.transforms.order.OrderPartFn;
+import io.pagemark.transforms.order.OrderedPart;
+import io.pagemark.transforms.order.OrderedPartCoder;
+import io.pagemark.transforms.order.PlanGroupFn;
+import io.pagemark.transforms.sink.file.ConcatPartsFn;
+import io.pagemark.transforms.sink.file.GroupSummary;
+import io.pagemark.transforms.sink.file.PublishBuildFn;
+import io.pagemark.transforms.sink.file.WritePartFn;
+import io.pagemark.transforms.sink.redis.WriteRedisSortedSets;
+import io.pagemark.transforms.source.ScanSegmentFn;
+
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.dynamo.IndexEntry;
 import io.pagemark.dynamo.KeySchema;
@@ -244,11 +258,11 @@ public final class BuildIndex extends PTransform<PCollection<IndexEntry>, PColle
     }
   }
 
-  static String groupOfPartKey(String key) {
+  public static String groupOfPartKey(String key) {
     return key.substring(0, key.lastIndexOf('/'));
   }
 
-  static int partOfPartKey(String key) {
+  public static int partOfPartKey(String key) {
     return Integer.parseInt(key.substring(key.lastIndexOf('/') + 1));
   }
 
@@ -256,7 +270,7 @@ public final class BuildIndex extends PTransform<PCollection<IndexEntry>, PColle
    * The grouping key: the group key's type and canonical bytes in hex (so "1.0" and "1" are one group, as in
    * DynamoDB).
    */
-  static String groupId(KeyValue group) {
+  public static String groupId(KeyValue group) {
     return group.type().code() + ":" + java.util.HexFormat.of().formatHex(group.sortableBytes());
   }
 }

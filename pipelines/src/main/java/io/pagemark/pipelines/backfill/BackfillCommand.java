@@ -1,0 +1,168 @@
+package io.pagemark.pipelines.backfill;
+
+import io.pagemark.pipelines.flink.FlinkProgress;
+import io.pagemark.pipelines.flink.FlinkTarget;
+
+import io.pagemark.pipelines.cli.ExitCode;
+import io.pagemark.dynamo.DynamoConnection;
+import io.pagemark.dynamo.KeySchema;
+import io.pagemark.format.BuildInfo;
+import io.pagemark.format.IndexLayout;
+import io.pagemark.key.KeyType;
+import io.pagemark.transforms.Backfill;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.apache.beam.runners.direct.DirectOptions;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * {@code pagemark backfill}: builds a file index of a whole table on any Beam runner, shows progress while it runs,
+ * and ends with a one-line summary. Exit code 0 when the build is published, 2 for bad options, 1 otherwise.
+ */
+public final class BackfillCommand {
+  private BackfillCommand() {}
+
+  public static int run(List<String> args, PrintStream out, PrintStream err) {
+    BackfillOptions options;
+    Backfill backfill;
+    try {
+      PipelineOptionsFactory.register(BackfillOptions.class);
+      options =
+          PipelineOptionsFactory.fromArgs(args.toArray(String[]::new)).withValidation().as(BackfillOptions.class);
+      checkKeyOptions(options);
+    } catch (IllegalArgumentException e) {
+      err.println("pagemark backfill: " + e.getMessage());
+      err.println(
+          "usage: pagemark backfill --table=T (--gsi=G | --groupAttribute=A --sortAttribute=B)"
+              + " (--output=DIR | --redis=redis://HOST:PORT[/DB] | both) [--redisKeyPrefix=P] [--redisBatchSize=N]"
+              + " [--dynamoEndpoint=URL] [--awsRegion=R] [--segments=N] [--runner=...]");
+      return ExitCode.USAGE;
+    }
+    try {
+      backfill = configure(options);
+    } catch (IllegalArgumentException e) {
+      err.println("pagemark backfill: " + e.getMessage());
+      return ExitCode.FAILURE;
+    }
+    try {
+      BuildInfo info = run(options, backfill, err);
+      if (info == null) {
+        out.printf("pagemark backfill: published build %s of table %s to Redis %s; dead letters, if any, in %s%n",
+            backfill.buildId(), options.getTable(), io.pagemark.format.redis.RedisAddress.parse(options.getRedis()),
+            Path.of(options.getDeadLetterOutput(), backfill.buildId()));
+        return ExitCode.OK;
+      }
+      BuildInfo.Counts c = info.counts();
+      out.printf(
+          "pagemark backfill: published build %s of table %s to %s: %,d items scanned, %,d entries in %,d groups,"
+              + " %,d skipped (no group or sort key), %,d dead letters, %,d runs of equal sort keys%n",
+          info.buildId(), info.table(), options.getOutput(), c.itemsScanned(), c.entries(), c.groups(),
+          c.skippedNoGroupKey() + c.skippedNoSortKey(), c.deadLetters(), c.tieRuns());
+      return ExitCode.OK;
+    } catch (RuntimeException | IOException e) {
+      Throwable root = e;
+      while (root.getCause() != null && root.getCause() != root) {
+        root = root.getCause();
+      }
+      err.println("pagemark backfill: failed: " + root.getMessage());
+      return ExitCode.FAILURE;
+    }
+  }
+
+  static void checkKeyOptions(BackfillOptions o) {
+    boolean explicit = o.getGroupAttribute() != null || o.getSortAttribute() != null;
+    if (explicit && (o.getGroupAttribute() == null || o.getSortAttribute() == null)) {
+      throw new IllegalArgumentException("--groupAttribute and --sortAttribute go together");
+    }
+    if (o.getOutput() == null && o.getRedis() == null) {
+      throw new IllegalArgumentException("give --output=DIR, --redis=redis://HOST:PORT, or both");
+    }
+    RedisSink.check(o);
+    if (!explicit && o.getGsi() == null) {
+      throw new IllegalArgumentException("give --gsi=INDEX, or --groupAttribute and --sortAttribute");
+    }
+    if (o.getSegments() < 1 || o.getSegments() > 1_000_000) {
+      throw new IllegalArgumentException("--segments must be between 1 and 1000000, not " + o.getSegments());
+    }
+    if (o.getMaxPartEntries() < 1) {
+      throw new IllegalArgumentException("--maxPartEntries must be at least 1, not " + o.getMaxPartEntries());
+    }
+    if (o.getKeepBuilds() < 1) {
+      throw new IllegalArgumentException("--keepBuilds must be at least 1, not " + o.getKeepBuilds());
+    }
+    KeyType.fromDynamoName(o.getGroupAttributeType());
+    KeyType.fromDynamoName(o.getSortAttributeType());
+    if (o.getBuildId() != null) {
+      IndexLayout.checkBuildId(o.getBuildId());
+    }
+    new DynamoConnection(o.getDynamoEndpoint(), null);
+  }
+
+  /** The connection the options describe. */
+  static DynamoConnection connection(BackfillOptions o) {
+    return new DynamoConnection(o.getDynamoEndpoint(), o.getAwsRegion() == null ? null : o.getAwsRegion().id());
+  }
+
+  /** Reads the key schema from DynamoDB and configures the transform; throws on a missing table or index. */
+  public static Backfill configure(BackfillOptions o) {
+    DynamoConnection connection = connection(o);
+    KeySchema schema;
+    try (DynamoDbClient client = connection.client()) {
+      schema =
+          o.getGroupAttribute() == null
+              ? KeySchema.describe(client, o.getTable(), o.getGsi())
+              : KeySchema.explicit(
+                  client, o.getTable(), o.getGsi(), o.getGroupAttribute(),
+                  KeyType.fromDynamoName(o.getGroupAttributeType()), o.getSortAttribute(),
+                  KeyType.fromDynamoName(o.getSortAttributeType()));
+    } catch (software.amazon.awssdk.core.exception.SdkException e) {
+      throw new IllegalArgumentException("cannot describe table " + o.getTable() + " at " + connection + ": "
+          + e.getMessage(), e);
+    }
+    Backfill b =
+        Backfill.of(connection, schema)
+            .withOutput(o.getOutput())
+            .withSegments(o.getSegments())
+            .withKeepBuilds(o.getKeepBuilds())
+            .withMaxPartEntries(o.getMaxPartEntries());
+    if (o.getBuildId() != null) {
+      b = b.withBuild(o.getBuildId(), System.currentTimeMillis());
+    }
+    io.pagemark.transforms.sink.redis.WriteRedisSortedSets redis =
+        RedisSink.of(o, schema, b.buildId(), System.currentTimeMillis());
+    if (redis != null) {
+      b = b.withRedis(redis).withDeadLetterOutput(o.getDeadLetterOutput());
+    }
+    return b;
+  }
+
+  /** Runs the build to the end, printing progress to {@code progress}; returns the published build's info. */
+  public static BuildInfo run(BackfillOptions options, Backfill backfill, PrintStream progress) throws IOException {
+    options.as(DirectOptions.class).setBlockOnRun(false);
+    Optional<FlinkTarget> flink = FlinkTarget.prepare(options, progress);
+    Pipeline p = Pipeline.create(options);
+    p.apply("Backfill " + options.getTable(), backfill);
+    long started = System.nanoTime();
+    PipelineResult result =
+        flink.isPresent()
+            ? FlinkProgress.run(p, options.getJobName(), flink.get(), options.getProgressSeconds(), progress, started)
+            : p.run();
+    Progress.follow(result, options.getProgressSeconds(), progress, started);
+    PipelineResult.State state = result.getState();
+    if (state != PipelineResult.State.DONE) {
+      throw new IllegalStateException("pipeline ended in state " + state + "; nothing was published");
+    }
+    if (options.getOutput() == null) {
+      return null; // Redis only: the sink's finish step checked and recorded the build in Redis
+    }
+    Path root = Path.of(options.getOutput());
+    return BuildInfo.read(
+        new IndexLayout(root).build(backfill.buildId()).resolve(IndexLayout.BUILD_INFO));
+  }
+}

@@ -1,0 +1,97 @@
+package io.pagemark.lookup.file;
+
+import io.pagemark.lookup.GroupNotFoundException;
+import io.pagemark.lookup.GroupPages;
+import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Order;
+import io.pagemark.lookup.PageStart;
+
+import io.pagemark.format.BuildInfo;
+import io.pagemark.format.GroupFile;
+import io.pagemark.format.GroupPaths;
+import io.pagemark.format.IndexFormatException;
+import io.pagemark.format.IndexLayout;
+import io.pagemark.key.KeyType;
+import io.pagemark.key.KeyValue;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * One build of a file index, opened for lookups. {@link #open(Path)} resolves the index's {@code CURRENT} build once,
+ * so every lookup through this object sees that one build, even while newer builds are published. Thread-safe.
+ *
+ * <pre>{@code
+ * try (FileIndex index = FileIndex.open(Path.of("/data/comments-index"));
+ *      GroupPages group = index.group("SKU-1")) {
+ *   PageStart p = group.pageStart(292, 20, Order.ASC); // p.exclusiveStartKey() -> Query ExclusiveStartKey
+ * }
+ * }</pre>
+ */
+public final class FileIndex implements Index {
+  private final Path buildDir;
+  private final BuildInfo info;
+
+  private FileIndex(Path buildDir, BuildInfo info) {
+    this.buildDir = buildDir;
+    this.info = info;
+  }
+
+  /** Opens the index's current build. */
+  public static FileIndex open(Path root) throws IOException {
+    IndexLayout layout = new IndexLayout(root);
+    return open(root, layout.currentBuildId());
+  }
+
+  /** Opens a given build of the index. */
+  public static FileIndex open(Path root, String buildId) throws IOException {
+    Path dir = new IndexLayout(root).build(buildId);
+    Path infoFile = dir.resolve(IndexLayout.BUILD_INFO);
+    if (!Files.isRegularFile(infoFile)) {
+      throw new java.nio.file.NoSuchFileException(infoFile.toString(), null, "build " + buildId + " not found");
+    }
+    BuildInfo info = BuildInfo.read(infoFile);
+    if (!buildId.equals(info.buildId())) {
+      throw new IndexFormatException(infoFile, "says build " + info.buildId() + " but lives in " + buildId);
+    }
+    return new FileIndex(dir, info);
+  }
+
+  public BuildInfo info() {
+    return info;
+  }
+
+  @Override
+  public String buildId() {
+    return info.buildId();
+  }
+
+  @Override
+  public KeyType groupType() {
+    return KeyType.fromDynamoName(info.groupType());
+  }
+
+  /** {@inheritDoc} Throws {@link IndexFormatException} when the group's file is damaged. */
+  @Override
+  public GroupPages group(KeyValue key) throws IOException, GroupNotFoundException {
+    if (key.type() != groupType()) {
+      throw new IllegalArgumentException(
+          "group keys of this index are of type " + groupType() + ", not " + key.type());
+    }
+    Path file = GroupPaths.resolve(buildDir, key);
+    if (!Files.exists(file)) {
+      throw new GroupNotFoundException(
+          "group " + key + " is not in build " + info.buildId() + " of the index");
+    }
+    GroupFile f = GroupFile.open(file);
+    if (!f.header().groupKey().equals(key) || !info.holdsFilesOf(f.header().buildId())) {
+      f.close();
+      throw new IndexFormatException(file, "holds group " + f.header().groupKey() + " of build "
+          + f.header().buildId() + ", expected " + key + " of build " + info.buildId());
+    }
+    return new GroupPages(new FileGroup(f));
+  }
+
+  @Override
+  public void close() {}
+}

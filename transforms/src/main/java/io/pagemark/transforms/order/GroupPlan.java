@@ -1,0 +1,38 @@
+package io.pagemark.transforms.order;
+
+import java.io.Serializable;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * How a group is split into parts that each fit a worker: {@code parts - 1} boundaries in DynamoDB's order (as
+ * {@code KeyValue.sortableBytes()}); an entry belongs to the part numbered by how many boundaries are at or below its
+ * sort key. Boundaries are sort key values, so a run of equal sort keys is never split.
+ */
+public record GroupPlan(int parts, List<byte[]> boundaries) implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  static final GroupPlan SINGLE = new GroupPlan(1, List.of());
+
+  public GroupPlan {
+    boundaries = List.copyOf(boundaries);
+    if (parts != boundaries.size() + 1) {
+      throw new IllegalArgumentException(parts + " parts need " + (parts - 1) + " boundaries");
+    }
+  }
+
+  /** The part of an entry with this sort key (its sortable bytes). */
+  public int partOf(byte[] sortKey) {
+    int lo = 0;
+    int hi = boundaries.size();
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (Arrays.compareUnsigned(boundaries.get(mid), sortKey) <= 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+}

@@ -1,0 +1,157 @@
+package io.pagemark.transforms.order;
+
+import io.pagemark.dynamo.IndexEntry;
+import io.pagemark.key.KeyValue;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.CRC32C;
+import org.apache.beam.sdk.transforms.Combine;
+
+/**
+ * Counts a group's entries and samples its sort keys, then plans its parts: a group of at most {@code maxPartEntries}
+ * is one part; a bigger one is cut at sampled sort keys into about {@code count / maxPartEntries} parts. The sample is
+ * deterministic (an entry is sampled when a hash of its keys falls in a fixed bucket), so every run plans the same
+ * parts, and it is small: about 64 sort keys per {@code maxPartEntries} entries.
+ */
+public final class PlanGroupFn extends Combine.CombineFn<IndexEntry, PlanGroupFn.Sample, GroupPlan> {
+  static final int SAMPLES_PER_PART = 64;
+  private final long maxPartEntries;
+  private final long sampleEvery;
+
+  public PlanGroupFn(long maxPartEntries) {
+    this.maxPartEntries = maxPartEntries;
+    this.sampleEvery = Math.max(1, maxPartEntries / SAMPLES_PER_PART);
+  }
+
+  /** The running count and the sampled sort keys. */
+  static final class Sample implements Serializable {
+    private static final long serialVersionUID = 1L;
+    long count;
+    final List<byte[]> sortKeys = new ArrayList<>();
+  }
+
+  @Override
+  public org.apache.beam.sdk.coders.Coder<Sample> getAccumulatorCoder(
+      org.apache.beam.sdk.coders.CoderRegistry registry,
+      org.apache.beam.sdk.coders.Coder<IndexEntry> inputCoder) {
+    return new SampleCoder();
+  }
+
+  @Override
+  public org.apache.beam.sdk.coders.Coder<GroupPlan> getDefaultOutputCoder(
+      org.apache.beam.sdk.coders.CoderRegistry registry,
+      org.apache.beam.sdk.coders.Coder<IndexEntry> inputCoder) {
+    return new GroupPlanCoder();
+  }
+
+  @Override
+  public Sample createAccumulator() {
+    return new Sample();
+  }
+
+  @Override
+  public Sample addInput(Sample s, IndexEntry e) {
+    s.count++;
+    if (Integer.toUnsignedLong(hash(e)) % sampleEvery == 0) {
+      s.sortKeys.add(e.sortKey().sortableBytes());
+    }
+    return s;
+  }
+
+  @Override
+  public Sample mergeAccumulators(Iterable<Sample> samples) {
+    Sample merged = new Sample();
+    for (Sample s : samples) {
+      merged.count += s.count;
+      merged.sortKeys.addAll(s.sortKeys);
+    }
+    return merged;
+  }
+
+  @Override
+  public GroupPlan extractOutput(Sample s) {
+    if (s.count <= maxPartEntries || s.sortKeys.isEmpty()) {
+      return GroupPlan.SINGLE;
+    }
+    List<byte[]> keys = new ArrayList<>(s.sortKeys);
+    keys.sort(Arrays::compareUnsigned);
+    int parts = (int) Math.min(keys.size(), (s.count + maxPartEntries - 1) / maxPartEntries);
+    // Every boundary is a sampled sort key above the previous boundary and above the smallest sample, so every part
+    // holds at least the entries whose sort key equals its lower boundary (part 0: the smallest sample): none is empty.
+    List<byte[]> boundaries = new ArrayList<>();
+    for (int i = 1; i < parts; i++) {
+      byte[] b = keys.get((int) ((long) i * keys.size() / parts));
+      byte[] below = boundaries.isEmpty() ? keys.get(0) : boundaries.get(boundaries.size() - 1);
+      if (Arrays.compareUnsigned(below, b) < 0) {
+        boundaries.add(b);
+      }
+    }
+    return new GroupPlan(boundaries.size() + 1, boundaries);
+  }
+
+  /** Encodes a sample as its count and its sort keys. */
+  static final class SampleCoder extends org.apache.beam.sdk.coders.AtomicCoder<Sample> {
+    @Override
+    public void encode(Sample s, java.io.OutputStream out) throws java.io.IOException {
+      java.io.DataOutputStream d = new java.io.DataOutputStream(out);
+      d.writeLong(s.count);
+      writeKeys(d, s.sortKeys);
+    }
+
+    @Override
+    public Sample decode(java.io.InputStream in) throws java.io.IOException {
+      java.io.DataInputStream d = new java.io.DataInputStream(in);
+      Sample s = new Sample();
+      s.count = d.readLong();
+      s.sortKeys.addAll(readKeys(d));
+      return s;
+    }
+  }
+
+  /** Encodes a plan as its boundaries. */
+  public static final class GroupPlanCoder extends org.apache.beam.sdk.coders.AtomicCoder<GroupPlan> {
+    @Override
+    public void encode(GroupPlan p, java.io.OutputStream out) throws java.io.IOException {
+      writeKeys(new java.io.DataOutputStream(out), p.boundaries());
+    }
+
+    @Override
+    public GroupPlan decode(java.io.InputStream in) throws java.io.IOException {
+      List<byte[]> b = readKeys(new java.io.DataInputStream(in));
+      return new GroupPlan(b.size() + 1, b);
+    }
+
+    @Override
+    public void verifyDeterministic() {}
+  }
+
+  static void writeKeys(java.io.DataOutputStream d, List<byte[]> keys) throws java.io.IOException {
+    d.writeInt(keys.size());
+    for (byte[] k : keys) {
+      d.writeInt(k.length);
+      d.write(k);
+    }
+  }
+
+  static List<byte[]> readKeys(java.io.DataInputStream d) throws java.io.IOException {
+    int n = d.readInt();
+    List<byte[]> keys = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      byte[] k = new byte[d.readInt()];
+      d.readFully(k);
+      keys.add(k);
+    }
+    return keys;
+  }
+
+  private static int hash(IndexEntry e) {
+    CRC32C crc = new CRC32C();
+    for (KeyValue k : e.keys()) {
+      crc.update(k.type().code());
+      crc.update(k.sortableBytes());
+    }
+    return (int) crc.getValue();
+  }
+}

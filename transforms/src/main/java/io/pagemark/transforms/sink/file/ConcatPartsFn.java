@@ -1,0 +1,83 @@
+package io.pagemark.transforms.sink.file;
+
+import io.pagemark.transforms.Backfill;
+
+import io.pagemark.dynamo.KeySchema;
+import io.pagemark.format.GroupFile;
+import io.pagemark.format.GroupFileWriter;
+import io.pagemark.format.GroupHeader;
+import io.pagemark.format.GroupPaths;
+import io.pagemark.format.IndexLayout;
+import io.pagemark.key.KeyValue;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.Metrics;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.values.KV;
+
+/**
+ * Joins the part files of a big group, in part order, into its group file: one sequential pass, with records widened
+ * to the group's widest part (padding is zeros, so widening changes nothing else). Memory use is one read block.
+ */
+public final class ConcatPartsFn extends DoFn<KV<String, Iterable<WritePartFn.PartFile>>, GroupSummary> {
+  private final KeySchema schema;
+  private final String root;
+  private final String buildId;
+  private final long buildTimeMillis;
+  private final Counter groups = Metrics.counter(Backfill.METRICS, "groupsWritten");
+
+  public ConcatPartsFn(KeySchema schema, String root, String buildId, long buildTimeMillis) {
+    this.schema = schema;
+    this.root = root;
+    this.buildId = buildId;
+    this.buildTimeMillis = buildTimeMillis;
+  }
+
+  @ProcessElement
+  public void process(@Element KV<String, Iterable<WritePartFn.PartFile>> group, OutputReceiver<GroupSummary> out)
+      throws IOException {
+    List<WritePartFn.PartFile> parts = new ArrayList<>();
+    group.getValue().forEach(parts::add);
+    parts.sort(Comparator.comparingInt(WritePartFn.PartFile::part));
+    int expected = parts.get(0).parts();
+    for (int i = 0; i < parts.size(); i++) {
+      if (parts.get(i).part() != i || parts.size() != expected) {
+        throw new IllegalStateException(
+            "group " + group.getKey() + " has parts " + parts + ", expected 0.." + (expected - 1));
+      }
+    }
+    int width = parts.stream().mapToInt(WritePartFn.PartFile::width).max().orElseThrow();
+    Path build = new IndexLayout(Path.of(root)).partialBuild(buildId);
+    KeyValue key;
+    try (GroupFile first = GroupFile.open(build.resolve(parts.get(0).path()))) {
+      key = first.header().groupKey();
+    }
+    GroupHeader done;
+    WritePartFn.Stats stats = new WritePartFn.Stats(0, 0, 0);
+    try (GroupFileWriter w =
+        new GroupFileWriter(GroupPaths.resolve(build, key),
+            WritePartFn.header(schema, key, width, buildId, buildTimeMillis))) {
+      for (WritePartFn.PartFile p : parts) {
+        long[] counts = new long[3];
+        try (GroupFile f = GroupFile.open(build.resolve(p.path()))) {
+          f.forEachRecord(r -> {
+            w.append(r);
+            counts[0]++;
+            if (r.tiePosition() == 0 && r.runLength() > 1) {
+              counts[1]++;
+              counts[2] += r.runOrderKnown() ? 0 : 1;
+            }
+          });
+        }
+        stats = stats.plus(new WritePartFn.Stats(counts[0], counts[1], counts[2]));
+      }
+      done = w.finish();
+    }
+    groups.inc();
+    out.output(WritePartFn.summary(key, done, stats));
+  }
+}

@@ -1,0 +1,110 @@
+package io.pagemark.transforms.sink.file;
+
+import io.pagemark.transforms.source.ScanSegmentFn;
+
+import io.pagemark.dynamo.KeySchema;
+import io.pagemark.format.BuildCollector;
+import io.pagemark.format.BuildInfo;
+import io.pagemark.format.IndexLayout;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.values.PCollectionView;
+
+/**
+ * The build's last step, run once after every group file and dead-letter shard is written: writes the manifest and
+ * {@code build.json}, checks that every item scanned is accounted for, publishes the build atomically, and removes
+ * builds older than the newest {@code keepBuilds}.
+ */
+public final class PublishBuildFn extends DoFn<String, BuildInfo.Counts> {
+  private final KeySchema schema;
+  private final String root;
+  private final String buildId;
+  private final long buildTimeMillis;
+  private final int keepBuilds;
+  private final PCollectionView<Iterable<GroupSummary>> groups;
+  private final PCollectionView<Map<String, Long>> tallies;
+  private final PCollectionView<Long> deadLetters;
+
+  public PublishBuildFn(
+      KeySchema schema,
+      String root,
+      String buildId,
+      long buildTimeMillis,
+      int keepBuilds,
+      PCollectionView<Iterable<GroupSummary>> groups,
+      PCollectionView<Map<String, Long>> tallies,
+      PCollectionView<Long> deadLetters) {
+    this.schema = schema;
+    this.root = root;
+    this.buildId = buildId;
+    this.buildTimeMillis = buildTimeMillis;
+    this.keepBuilds = keepBuilds;
+    this.groups = groups;
+    this.tallies = tallies;
+    this.deadLetters = deadLetters;
+  }
+
+  @ProcessElement
+  public void process(ProcessContext c) throws IOException {
+    IndexLayout layout = new IndexLayout(Path.of(root));
+    Path partial = layout.partialBuild(buildId);
+    Files.createDirectories(partial);
+    List<GroupSummary> summaries = new ArrayList<>();
+    c.sideInput(groups).forEach(summaries::add);
+    summaries.sort(Comparator.comparing(GroupSummary::file));
+    long entries = 0;
+    long tieRuns = 0;
+    long unresolved = 0;
+    try (BufferedWriter w =
+        Files.newBufferedWriter(partial.resolve(IndexLayout.MANIFEST), StandardCharsets.UTF_8)) {
+      for (GroupSummary s : summaries) {
+        w.write(s.manifestLine());
+        w.write('\n');
+        entries += s.entries();
+        tieRuns += s.tieRuns();
+        unresolved += s.unresolvedRuns();
+      }
+    }
+    Map<String, Long> t = c.sideInput(tallies);
+    long scanned = t.getOrDefault(ScanSegmentFn.Tally.ITEMS_SCANNED, 0L);
+    long noGroup = t.getOrDefault(ScanSegmentFn.Tally.SKIPPED_NO_GROUP_KEY, 0L);
+    long noSort = t.getOrDefault(ScanSegmentFn.Tally.SKIPPED_NO_SORT_KEY, 0L);
+    long dead = c.sideInput(deadLetters);
+    BuildInfo.Counts counts =
+        new BuildInfo.Counts(scanned, entries, summaries.size(), noGroup, noSort, dead, tieRuns, unresolved);
+    if (scanned != entries + noGroup + noSort + dead) {
+      throw new IllegalStateException(
+          "build " + buildId + " does not account for every item: scanned " + scanned + " but indexed " + entries
+              + ", skipped " + (noGroup + noSort) + ", dead-lettered " + dead + "; nothing was published");
+    }
+    List<BuildInfo.Attribute> attributes =
+        schema.storedAttributes().stream().map(BuildInfo.Attribute::of).toList();
+    BuildInfo info =
+        new BuildInfo(1, buildId, buildTimeMillis, schema.table(), schema.indexName(), schema.groupAttribute(),
+            schema.groupType().name(), attributes, counts);
+    Files.writeString(partial.resolve(IndexLayout.BUILD_INFO), info.toJson(), StandardCharsets.UTF_8);
+    deleteTree(partial.resolve("parts"));
+    layout.publish(buildId);
+    prune(layout);
+    c.output(counts);
+  }
+
+  private void prune(IndexLayout layout) throws IOException {
+    new BuildCollector(layout).collect(keepBuilds, PRUNE_GRACE, System.currentTimeMillis());
+  }
+
+  /** Builds younger than this are never removed by a publish (readers may be pinned to them); see `pagemark gc`. */
+  static final java.time.Duration PRUNE_GRACE = java.time.Duration.ofMinutes(10);
+
+  static void deleteTree(Path dir) throws IOException {
+    BuildCollector.deleteTree(dir);
+  }
+}

@@ -1,0 +1,124 @@
+package io.pagemark.transforms.sink.file;
+
+import io.pagemark.transforms.Backfill;
+import io.pagemark.transforms.BuildIndex;
+import io.pagemark.transforms.order.OrderedPart;
+
+import io.pagemark.dynamo.KeySchema;
+import io.pagemark.format.GroupFileWriter;
+import io.pagemark.format.GroupHeader;
+import io.pagemark.format.GroupPaths;
+import io.pagemark.format.IndexLayout;
+import io.pagemark.format.IndexRecord;
+import io.pagemark.key.Json;
+import io.pagemark.key.KeyValue;
+import java.io.IOException;
+import java.io.Serializable;
+import java.nio.file.Path;
+import java.util.HexFormat;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.Metrics;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.TupleTag;
+
+/**
+ * Writes an ordered part into the partial build: a group of one part straight to its group file; a part of a bigger
+ * group to a part file (same format, its own record width) that {@link ConcatPartsFn} joins once all parts exist.
+ */
+public final class WritePartFn extends DoFn<OrderedPart, GroupSummary> {
+  public static final TupleTag<GroupSummary> GROUPS = new TupleTag<>("groups") {};
+  public static final TupleTag<KV<String, PartFile>> PARTS = new TupleTag<>("parts") {};
+
+  /** A written part file of a group. */
+  public record PartFile(int part, int parts, String path, long entries, int width) implements Serializable {
+    private static final long serialVersionUID = 1L;
+  }
+
+  private final KeySchema schema;
+  private final String root;
+  private final String buildId;
+  private final long buildTimeMillis;
+  private final Counter groups = Metrics.counter(Backfill.METRICS, "groupsWritten");
+  private final Counter entries = Metrics.counter(Backfill.METRICS, "entriesWritten");
+
+  public WritePartFn(KeySchema schema, String root, String buildId, long buildTimeMillis) {
+    this.schema = schema;
+    this.root = root;
+    this.buildId = buildId;
+    this.buildTimeMillis = buildTimeMillis;
+  }
+
+  @ProcessElement
+  public void process(@Element OrderedPart part, MultiOutputReceiver out) throws IOException {
+    Path build = new IndexLayout(Path.of(root)).partialBuild(buildId);
+    int width = 0;
+    for (IndexRecord r : part.records()) {
+      width = Math.max(width, GroupFileWriter.widthFor(r.keys()));
+    }
+    if (part.parts() == 1) {
+      GroupHeader done = write(GroupPaths.resolve(build, part.group()), part.group(), width, part.records());
+      groups.inc();
+      out.get(GROUPS).output(summary(part.group(), done, Stats.of(part.records())));
+    } else {
+      String relative = partPath(part.group(), part.part());
+      write(build.resolve(relative), part.group(), width, part.records());
+      out.get(PARTS)
+          .output(KV.of(BuildIndex.groupId(part.group()),
+              new PartFile(part.part(), part.parts(), relative, part.records().size(), width)));
+    }
+    entries.inc(part.records().size());
+  }
+
+  private GroupHeader write(Path file, KeyValue group, int width, Iterable<IndexRecord> records)
+      throws IOException {
+    try (GroupFileWriter w = new GroupFileWriter(file, header(schema, group, width, buildId, buildTimeMillis))) {
+      for (IndexRecord r : records) {
+        w.append(r);
+      }
+      return w.finish();
+    }
+  }
+
+  static GroupHeader header(KeySchema schema, KeyValue group, int width, String buildId, long buildTimeMillis) {
+    return new GroupHeader(
+        schema.groupAttribute(), group, schema.storedAttributes(), width, 0, buildTimeMillis, buildId, new byte[32]);
+  }
+
+  /** Where part files live inside the partial build (removed before it is published). */
+  static String partPath(KeyValue group, int part) {
+    String file = GroupPaths.relativePath(group);
+    return "parts/" + file.substring(0, file.length() - ".pmi".length()) + String.format("/part-%05d.pmi", part);
+  }
+
+  /** Runs of equal sort keys in a sequence of records. */
+  record Stats(long entries, long tieRuns, long unresolvedRuns) {
+    static Stats of(Iterable<IndexRecord> records) {
+      long n = 0;
+      long runs = 0;
+      long unresolved = 0;
+      for (IndexRecord r : records) {
+        n++;
+        if (r.tiePosition() == 0 && r.runLength() > 1) {
+          runs++;
+          unresolved += r.runOrderKnown() ? 0 : 1;
+        }
+      }
+      return new Stats(n, runs, unresolved);
+    }
+
+    Stats plus(Stats o) {
+      return new Stats(entries + o.entries, tieRuns + o.tieRuns, unresolvedRuns + o.unresolvedRuns);
+    }
+  }
+
+  static GroupSummary summary(KeyValue group, GroupHeader done, Stats stats) {
+    String relative = GroupPaths.relativePath(group);
+    String line =
+        "{\"group\":" + group + ",\"file\":" + Json.quote(relative) + ",\"count\":" + done.entryCount()
+            + ",\"recordWidth\":" + done.recordWidth() + ",\"sha256\":\""
+            + HexFormat.of().formatHex(done.recordsSha256()) + "\",\"tieRuns\":" + stats.tieRuns()
+            + ",\"tieRunsUnresolved\":" + stats.unresolvedRuns() + "}";
+    return new GroupSummary(relative, line, done.entryCount(), stats.tieRuns(), stats.unresolvedRuns());
+  }
+}

@@ -1,0 +1,204 @@
+package io.pagemark.transforms.sink.redis;
+
+import io.pagemark.commit.redis.RedisFailure;
+import io.pagemark.commit.redis.RedisSession;
+import io.pagemark.transforms.Backfill;
+
+import io.pagemark.format.redis.RedisIndexMeta;
+import io.pagemark.format.redis.RedisLayout;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.Metrics;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.values.PCollectionView;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+
+/**
+ * The Redis load's last step, run once after every group is published: checks that Redis still holds every group
+ * this build published (a restart without persistence loses them silently; groups the change stream changed since,
+ * which have a ledger, are not counted as lost), records the build in the meta hash,
+ * removes the groups that the table no longer has, removes the temporary sets of builds that are not running (their
+ * lease is gone), and releases this build's lease.
+ */
+final class FinishRedisBuildFn extends DoFn<String, RedisLoadSummary> {
+  static final int CHECK_BATCH = 1_000;
+  private static final int SCAN_COUNT = 1_000;
+  private static final int MAX_EXAMPLES = 5;
+
+  /** KEYS: groups hash, live set. ARGV: group field, the stamp it had. Removes the group if it still has it. */
+  static final byte[] REMOVE_GROUP =
+      ("if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then\n"
+              + "  redis.call('UNLINK', KEYS[2])\n"
+              + "  redis.call('HDEL', KEYS[1], ARGV[1])\n"
+              + "  return 1\n"
+              + "end\n"
+              + "return 0")
+          .getBytes(StandardCharsets.UTF_8);
+
+  private final RedisTarget target;
+  private final PCollectionView<Iterable<GroupPublished>> published;
+  private final Counter retries = Metrics.counter(Backfill.METRICS, "redisRetries");
+  private final Counter groupsRemoved = Metrics.counter(Backfill.METRICS, "redisGroupsRemoved");
+  private final Counter staleRemoved = Metrics.counter(Backfill.METRICS, "redisStaleKeysRemoved");
+  private transient RedisSession redis;
+  private transient RedisLayout layout;
+
+  FinishRedisBuildFn(RedisTarget target, PCollectionView<Iterable<GroupPublished>> published) {
+    this.target = target;
+    this.published = published;
+  }
+
+  @Setup
+  public void setup() {
+    layout = target.layout();
+    redis = target.session("pagemark-finish", retries);
+  }
+
+  @ProcessElement
+  public void process(ProcessContext c) {
+    long groups = 0;
+    long entries = 0;
+    long ties = 0;
+    long unresolved = 0;
+    List<String> lost = new ArrayList<>();
+    long lostCount = 0;
+    List<GroupPublished> batch = new ArrayList<>(CHECK_BATCH);
+    for (GroupPublished g : c.sideInput(published)) {
+      groups++;
+      entries += g.members();
+      ties += g.tieRuns();
+      unresolved += g.tieRunsUnresolved();
+      batch.add(g);
+      if (batch.size() == CHECK_BATCH) {
+        lostCount += checkStillThere(batch, lost);
+        batch.clear();
+      }
+    }
+    lostCount += checkStillThere(batch, lost);
+    if (lostCount > 0) {
+      throw RedisFailure.of("Redis at " + target.address() + " no longer holds " + lostCount + " of the " + groups
+          + " groups this build published (e.g. " + String.join(", ", lost) + "): did it restart without"
+          + " persistence, or evict keys under maxmemory? Run the backfill again", null);
+    }
+    RedisIndexMeta meta = target.schema().finished(target.buildId(), System.currentTimeMillis(), entries, groups);
+    Map<byte[], byte[]> fields = new LinkedHashMap<>(meta.schemaFields());
+    fields.putAll(meta.buildFields());
+    byte[] prefix = target.keyPrefix().getBytes(StandardCharsets.UTF_8);
+    // The schema again too: a Redis that restarted without persistence during the load lost the first write.
+    redis.call("record build " + target.buildId(), j -> {
+      j.hset(layout.metaKey(), fields);
+      return j.hset(RedisLayout.REGISTRY, prefix, target.registryValue());
+    });
+    long removed = removeGroupsOfOtherBuilds();
+    long stale = removeStaleTemporarySets();
+    redis.call("release the lease of build " + target.buildId(), j -> j.del(layout.leaseKey(target.buildId())));
+    c.output(new RedisLoadSummary(target.buildId(), target.address().toString(), target.keyPrefix(), groups,
+        entries, ties, unresolved, removed, stale));
+  }
+
+  /** Counts the groups of a batch whose live set is gone or not this build's; adds a few examples to {@code lost}. */
+  private long checkStillThere(List<GroupPublished> batch, List<String> lost) {
+    if (batch.isEmpty()) {
+      return 0;
+    }
+    List<Object> replies = redis.call("check the published groups", j -> {
+      Pipeline p = j.pipelined();
+      for (GroupPublished g : batch) {
+        p.hget(layout.groupsKey(), g.group());
+        p.zcard(layout.liveKey(g.group()));
+        p.exists(layout.ledgerKey(g.group()));
+      }
+      return RedisSession.checkReplies(p.syncAndReturnAll());
+    });
+    long n = 0;
+    for (int i = 0; i < batch.size(); i++) {
+      GroupPublished g = batch.get(i);
+      byte[] stamp = (byte[]) replies.get(3 * i);
+      long count = (Long) replies.get(3 * i + 1);
+      // A group the change stream keeps current (it has a ledger) may have changed since it was published; a Redis
+      // that lost the group lost its ledger too.
+      boolean streamed = (Boolean) replies.get(3 * i + 2);
+      if (!streamed && (!Arrays.equals(stamp, g.stamp()) || count != g.members())) {
+        n++;
+        if (lost.size() < MAX_EXAMPLES) {
+          lost.add(g.groupText());
+        }
+      }
+    }
+    return n;
+  }
+
+  /** Removes every group whose stamp names another build: the table had it when that build ran, not now. */
+  private long removeGroupsOfOtherBuilds() {
+    long removed = 0;
+    byte[] cursor = ScanParams.SCAN_POINTER_START_BINARY;
+    ScanParams params = new ScanParams().count(SCAN_COUNT);
+    do {
+      byte[] from = cursor;
+      ScanResult<Map.Entry<byte[], byte[]>> page =
+          redis.call("list the index's groups", j -> j.hscan(layout.groupsKey(), from, params));
+      for (Map.Entry<byte[], byte[]> e : page.getResult()) {
+        if (!target.buildId().equals(buildOf(e.getValue()))) {
+          Object r = redis.call("remove a group the table no longer has", j -> j.eval(REMOVE_GROUP,
+              List.of(layout.groupsKey(), layout.liveKey(e.getKey())), List.of(e.getKey(), e.getValue())));
+          removed += (Long) r;
+        }
+      }
+      cursor = page.getCursorAsBytes();
+    } while (!Arrays.equals(cursor, ScanParams.SCAN_POINTER_START_BINARY));
+    groupsRemoved.inc(removed);
+    return removed;
+  }
+
+  private static String buildOf(byte[] stamp) {
+    try {
+      return RedisLayout.stampBuild(stamp);
+    } catch (IllegalArgumentException e) {
+      return null; // not written by pagemark: removed like a group of another build
+    }
+  }
+
+  /**
+   * Removes the temporary sets of this build (none should be left) and of builds without a lease (finished, or
+   * abandoned long enough for the lease to expire). A build that is loading renews its lease, so its sets stay.
+   */
+  private long removeStaleTemporarySets() {
+    long removed = 0;
+    Map<String, Boolean> running = new HashMap<>();
+    byte[] cursor = ScanParams.SCAN_POINTER_START_BINARY;
+    ScanParams params = new ScanParams().match(layout.tempKeyPattern()).count(SCAN_COUNT);
+    do {
+      byte[] from = cursor;
+      ScanResult<byte[]> page = redis.call("list temporary sets", j -> j.scan(from, params));
+      for (byte[] key : page.getResult()) {
+        String build = layout.buildOfTempKey(key);
+        if (build == null) {
+          continue;
+        }
+        boolean keep = !build.equals(target.buildId()) && running.computeIfAbsent(build,
+            b -> redis.call("check the lease of build " + b, j -> j.exists(layout.leaseKey(b))));
+        if (!keep) {
+          removed += redis.call("remove a stale temporary set", j -> j.unlink(key));
+        }
+      }
+      cursor = page.getCursorAsBytes();
+    } while (!Arrays.equals(cursor, ScanParams.SCAN_POINTER_START_BINARY));
+    staleRemoved.inc(removed);
+    return removed;
+  }
+
+  @Teardown
+  public void teardown() {
+    if (redis != null) {
+      redis.close();
+    }
+  }
+}

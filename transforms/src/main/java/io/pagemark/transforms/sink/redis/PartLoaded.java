@@ -1,0 +1,58 @@
+package io.pagemark.transforms.sink.redis;
+
+import io.pagemark.format.IndexRecord;
+import java.io.Serializable;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One part of a group, loaded into the build's temporary set of the group.
+ *
+ * @param group the group key's canonical bytes
+ * @param stamp the group's stamp for the groups hash (build id and stored group key)
+ * @param groupText the group key as DynamoDB JSON, for messages
+ * @param members members the part added
+ */
+record PartLoaded(
+    byte[] group, byte[] stamp, String groupText, int part, int parts, long members, long tieRuns,
+    long tieRunsUnresolved)
+    implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  // Arrays compare by content, so that Beam's coder checks see a decoded copy as equal to the original.
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof PartLoaded p
+        && Arrays.equals(group, p.group)
+        && Arrays.equals(stamp, p.stamp)
+        && groupText.equals(p.groupText)
+        && part == p.part
+        && parts == p.parts
+        && members == p.members
+        && tieRuns == p.tieRuns
+        && tieRunsUnresolved == p.tieRunsUnresolved;
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * Arrays.hashCode(group) + part;
+  }
+
+  @Override
+  public String toString() {
+    return "part " + (part + 1) + " of " + parts + " of group " + groupText + ": " + members + " members";
+  }
+
+  /** Runs of equal sort keys that start in these records, and how many of them have an unknown order. */
+  static long[] tieRuns(List<IndexRecord> records) {
+    long runs = 0;
+    long unresolved = 0;
+    for (IndexRecord r : records) {
+      if (r.tiePosition() == 0 && r.runLength() > 1) {
+        runs++;
+        unresolved += r.runOrderKnown() ? 0 : 1;
+      }
+    }
+    return new long[] {runs, unresolved};
+  }
+}

@@ -1,0 +1,165 @@
+package io.pagemark.transforms.sink.file;
+
+import io.pagemark.change.ChangeScenario;
+import io.pagemark.commit.IndexCommit;
+import io.pagemark.commit.IndexCommitTest;
+import io.pagemark.commit.TestIndex;
+import io.pagemark.change.Records;
+import io.pagemark.transforms.sink.redis.StreamToRedis;
+import io.pagemark.wal.Wal;
+import io.pagemark.wal.WalSegment;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsInAnyOrder;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.is;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.metrics.MetricNameFilter;
+import org.apache.beam.sdk.metrics.MetricResult;
+import org.apache.beam.sdk.metrics.MetricsFilter;
+import org.apache.beam.sdk.coders.AtomicCoder;
+import org.apache.beam.sdk.io.aws2.kinesis.KinesisRecord;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.TimestampedValue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The stream's Beam pipeline on the DirectRunner, fed records directly (no Kinesis): what lands in the WAL. */
+class StreamToWalTest {
+  static final long T0 = 1_700_000_000_000L;
+
+  @Test
+  void everyChangeLandsInTheWalOnceAndBadRecordsAreDeadLetters(@TempDir Path root) throws IOException {
+    ChangeScenario s = new ChangeScenario(21, 700, 80, T0);
+    List<TimestampedValue<KinesisRecord>> input = new ArrayList<>();
+    for (int i = 0; i < s.records.size(); i++) {
+      input.add(record(Records.bytes(s.records.get(i)), 1000 + i, T0 + 5 + i * 10L));
+    }
+    List<String> bad = List.of("{oops", "{\"eventName\":\"TRUNCATE\",\"dynamodb\":{}}", "[]");
+    for (int i = 0; i < bad.size(); i++) {
+      input.add(record(bad.get(i).getBytes(StandardCharsets.UTF_8), 9000 + i, T0 + 7 + i * 10L));
+    }
+    input.add(record(new byte[] {(byte) 0xff, 0x00}, 9100, T0 + 9));
+    java.util.Collections.shuffle(input, new Random(1));
+
+    Pipeline p = Pipeline.create(PipelineOptionsFactory.create());
+    p.apply(Create.timestamped(input).withCoder(new TestRecordCoder()))
+        .apply(StreamToWal.of(Records.SCHEMA).withOutput(root.toString()));
+    p.run().waitUntilFinish();
+
+    List<String> written = new ArrayList<>();
+    Wal wal = new Wal(root);
+    for (Path dir : wal.pendingGroupDirs()) {
+      for (Path seg : Wal.segments(dir)) {
+        WalSegment segment = WalSegment.read(seg);
+        assertThat(segment.attributes(), equalTo(Records.SCHEMA.storedAttributes()));
+        segment.changes().forEach(c -> written.add(c.toString()));
+      }
+    }
+    List<String> expected = s.changes(0, s.records.size()).stream().map(Object::toString).collect(Collectors.toList());
+    assertThat(written.size(), greaterThan(250));
+    assertThat(written, containsInAnyOrder(expected.toArray()));
+
+    List<String> deadLetters = new ArrayList<>();
+    try (Stream<Path> files = Files.list(wal.deadLetterDir())) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        deadLetters.addAll(Files.readAllLines(f));
+      }
+    }
+    assertThat(deadLetters.size(), is(4));
+    assertThat(String.join("\n", deadLetters), containsString("\"reason\":\"not JSON"));
+    assertThat(String.join("\n", deadLetters), containsString("unknown eventName \\\"TRUNCATE\\\""));
+    assertThat(String.join("\n", deadLetters), containsString("\"dataBase64\":\"/wA=\""));
+    assertThat(String.join("\n", deadLetters), containsString("\"sequenceNumber\":\"9001\""));
+    // the last record arrived at T0 + 5 + 1499 * 10 ms: every window up to the end of its second is done
+    long last = T0 + 5 + 699 * 10L;
+    assertThat(wal.position().orElseThrow(), equalTo(Instant.ofEpochMilli(last - last % 1000 + 1000)));
+
+    // and the commit turns the WAL into the index of the final table
+    TestIndex.writeBuild(root, "b0", T0, Records.SCHEMA, s.entriesAfter(0), TestIndex.FAKE_DYNAMO);
+    IndexCommit.of(root).withTies(TestIndex.FAKE_DYNAMO).run();
+    IndexCommitTest.assertIndexIs(root, s.entriesAfter(s.records.size()), TestIndex.FAKE_DYNAMO);
+  }
+
+  @Test
+  void aStreamIntoTheWalAndRedisCountsEachRecordOnce(@TempDir Path root) throws Exception {
+    ChangeScenario s = new ChangeScenario(5, 60, 10, T0);
+    List<TimestampedValue<KinesisRecord>> input = new ArrayList<>();
+    for (int i = 0; i < s.records.size(); i++) {
+      input.add(record(Records.bytes(s.records.get(i)), 1000 + i, T0 + 5 + i * 10L));
+    }
+    try (io.pagemark.testing.RedisServer redis = io.pagemark.testing.RedisServer.start()) {
+      Pipeline p = Pipeline.create(PipelineOptionsFactory.create());
+      PCollection<KinesisRecord> records =
+          p.apply(Create.timestamped(input).withCoder(new TestRecordCoder()));
+      records.apply("WAL", StreamToWal.of(Records.SCHEMA).withOutput(root.toString()));
+      records.apply("Redis", StreamToRedis.of(Records.SCHEMA)
+          .to(io.pagemark.format.redis.RedisAddress.parse(redis.uri()), "count:").withoutRecordCounts());
+      PipelineResult result = p.run();
+      result.waitUntilFinish();
+      assertThat(counter(result, "recordsRead"), is((long) s.records.size()));
+      assertThat(counter(result, "changes"), is((long) s.changes(0, s.records.size()).size()));
+    }
+  }
+
+  private static long counter(PipelineResult result, String name) {
+    long total = 0;
+    for (MetricResult<Long> c : result.metrics().queryMetrics(MetricsFilter.builder()
+        .addNameFilter(MetricNameFilter.named(StreamToWal.METRICS, name)).build()).getCounters()) {
+      total += c.getAttempted();
+    }
+    return total;
+  }
+
+  static TimestampedValue<KinesisRecord> record(byte[] data, long sequence, long arrivalMillis) {
+    org.joda.time.Instant arrival = new org.joda.time.Instant(arrivalMillis);
+    return TimestampedValue.of(new KinesisRecord(ByteBuffer.wrap(data), Long.toString(sequence), 0, "pk", arrival,
+        arrival, "stream", "shardId-000000000000"), arrival);
+  }
+
+  /** The test's coder for Kinesis records (Beam's is not public). */
+  static final class TestRecordCoder extends AtomicCoder<KinesisRecord> {
+    @Override
+    public void encode(KinesisRecord r, OutputStream os) throws IOException {
+      DataOutputStream out = new DataOutputStream(os);
+      byte[] d = r.getDataAsBytes();
+      out.writeInt(d.length);
+      out.write(d);
+      out.writeUTF(r.getSequenceNumber());
+      out.writeLong(r.getApproximateArrivalTimestamp().getMillis());
+      out.writeUTF(r.getShardId());
+      out.flush();
+    }
+
+    @Override
+    public KinesisRecord decode(InputStream is) throws IOException {
+      DataInputStream in = new DataInputStream(is);
+      byte[] d = new byte[in.readInt()];
+      in.readFully(d);
+      String seq = in.readUTF();
+      org.joda.time.Instant t = new org.joda.time.Instant(in.readLong());
+      return new KinesisRecord(ByteBuffer.wrap(d), seq, 0, "pk", t, t, "stream", in.readUTF());
+    }
+  }
+}
