@@ -1,35 +1,82 @@
 package io.pagemark.lookup;
 
-import io.pagemark.lookup.file.FileIndex;
-
-import io.pagemark.lookup.redis.RedisIndex;
 import java.io.IOException;
-import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
 
 /**
- * Opens an index from the {@code --index} value of the CLI: a directory written by backfill, or a Redis index
- * {@code redis://HOST[:PORT][/DB][?prefix=P]} loaded by backfill {@code --redis} (needs the optional Jedis
- * dependency).
+ * Opens an index from an {@code --index} value, whatever stores it: a directory written by backfill, a Redis index
+ * ({@code redis://HOST[:PORT][/DB][?prefix=P]}, which needs the optional Jedis dependency), or any other store whose
+ * {@link IndexProvider} is on the classpath.
+ *
+ * <pre>{@code
+ * try (Index index = Indexes.open("/data/comments-index");
+ *      GroupPages group = index.group("SKU-1")) {
+ *   PageStart p = group.pageStart(292, 20, Order.ASC); // p.exclusiveStartKey() -> Query ExclusiveStartKey
+ * }
+ * }</pre>
  */
 public final class Indexes {
   private Indexes() {}
 
-  /** Opens the current build of the index, or the given build when {@code buildId} is not null. */
-  public static Index open(String spec, String buildId) throws IOException {
-    // Checked here, not by a Redis class, so that file-only users never load a class that needs Jedis.
-    if (spec.startsWith("redis://") || spec.startsWith("rediss://")) {
-      return openRedis(spec, buildId);
-    }
-    Path root = Path.of(spec);
-    return buildId == null ? FileIndex.open(root) : FileIndex.open(root, buildId);
+  /**
+   * Opens the current build of the index.
+   *
+   * @throws NullPointerException if {@code spec} is null
+   * @throws IllegalArgumentException if no provider accepts the spec, or the spec is malformed
+   * @throws IOException when the index is missing, unreachable or damaged
+   */
+  public static Index open(String spec) throws IOException {
+    return provider(spec).open(spec);
   }
 
-  private static Index openRedis(String spec, String buildId) throws IOException {
-    try {
-      return RedisIndex.open(spec, buildId);
-    } catch (NoClassDefFoundError e) {
-      throw new IOException("Redis indexes need the Jedis client on the classpath (redis.clients:jedis 5.2.0, an"
-          + " optional dependency of pagemark-lookup): " + e.getMessage(), e);
+  /**
+   * Opens a given build of the index (a pinned reader keeps stable pages while newer builds are published).
+   *
+   * @throws NullPointerException if either argument is null
+   * @throws IllegalArgumentException if no provider accepts the spec, or the spec or build id is malformed
+   * @throws IOException when the index or the build is missing, unreachable or damaged
+   */
+  public static Index open(String spec, String buildId) throws IOException {
+    Objects.requireNonNull(buildId, "buildId");
+    return provider(spec).open(spec, buildId);
+  }
+
+  private static IndexProvider provider(String spec) {
+    Objects.requireNonNull(spec, "spec");
+    List<String> usages = new ArrayList<>();
+    List<IndexProvider> providers = providers();
+    for (IndexProvider p : providers) {
+      if (p.accepts(spec)) {
+        return p;
+      }
+      usages.add(p.usage());
     }
+    throw new IllegalArgumentException(
+        "no index store takes \"" + spec + "\"; give one of: " + String.join(", ", usages));
+  }
+
+  /** The providers on the classpath, the file provider (which takes any plain path) last. */
+  static List<IndexProvider> providers() {
+    List<IndexProvider> found = new ArrayList<>();
+    IndexProvider files = null;
+    try {
+      for (IndexProvider p : ServiceLoader.load(IndexProvider.class, Indexes.class.getClassLoader())) {
+        if (p.getClass().getName().equals("io.pagemark.lookup.file.FileIndexProvider")) {
+          files = p;
+        } else {
+          found.add(p);
+        }
+      }
+    } catch (ServiceConfigurationError e) {
+      throw new IllegalStateException("an index store's provider cannot be loaded: " + e.getMessage(), e);
+    }
+    if (files != null) {
+      found.add(files);
+    }
+    return found;
   }
 }

@@ -4,6 +4,7 @@ import io.pagemark.dynamo.IndexEntry;
 import io.pagemark.format.BuildInfo;
 import io.pagemark.format.IndexLayout;
 import io.pagemark.transforms.BuildIndex;
+import io.pagemark.transforms.sink.file.WriteIndexFiles;
 import io.pagemark.transforms.order.IndexEntryCoder;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -43,7 +44,7 @@ public final class BuildJob {
     PipelineOptions options = PipelineOptionsFactory.fromArgs(beamArgs).withValidation().create();
     HeapWatch.start();
 
-    BuildIndex build = BuildIndex.of(SyntheticEntries.schema()).withOutput(output.toString())
+    BuildIndex build = BuildIndex.of(SyntheticEntries.schema()).withSink(WriteIndexFiles.to(output.toString()))
         .withMaxPartEntries(maxPart).withKeepBuilds(1);
     Pipeline p = Pipeline.create(options);
     p.apply("Entry numbers", GenerateSequence.from(0).to(spec.entries()))

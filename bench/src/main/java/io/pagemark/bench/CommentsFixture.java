@@ -14,6 +14,7 @@ import io.pagemark.lookup.redis.RedisIndex;
 import io.pagemark.format.redis.RedisLayout;
 import io.pagemark.transforms.BuildIndex;
 import io.pagemark.transforms.order.IndexEntryCoder;
+import io.pagemark.transforms.sink.file.WriteIndexFiles;
 import io.pagemark.transforms.sink.redis.WriteRedisSortedSets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,7 +35,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * on the DirectRunner, fed with the keys of the loaded items (the entries a backfill's scan would read, without
  * scanning them back) and with DynamoDB's order of equal sort keys resolved against the table, as a backfill does.
  * The same build is loaded into a redis-server by the project's Redis sink ({@link WriteRedisSortedSets}, applied by
- * {@link BuildIndex#withRedis}), so that both copies hold the same entries in the same order. Shared by the
+ * {@link BuildIndex#withSink}), so that both copies hold the same entries in the same order. Shared by the
  * deep-page, latency and footprint benchmarks.
  */
 public final class CommentsFixture implements AutoCloseable {
@@ -85,12 +86,10 @@ public final class CommentsFixture implements AutoCloseable {
     }
     RedisServer redis = context.redis();
     long buildTime = System.currentTimeMillis();
-    BuildIndex buildIndex = BuildIndex.of(schema).withTieResolution(dynamo.connection()).withOutput(root.toString())
-        .withKeepBuilds(1);
+    WriteRedisSortedSets redisSink = WriteRedisSortedSets.to(redis.uri()).withSchema(schema);
+    BuildIndex buildIndex = BuildIndex.of(schema).withTieResolution(dynamo.connection())
+        .withSink(WriteIndexFiles.to(root.toString())).withSink(redisSink).withKeepBuilds(1);
     buildIndex = buildIndex.withBuild(buildIndex.buildId(), buildTime);
-    WriteRedisSortedSets redisSink = WriteRedisSortedSets.to(redis.uri()).withSchema(schema)
-        .withBuild(buildIndex.buildId(), buildTime);
-    buildIndex = buildIndex.withRedis(redisSink);
     long redisBefore;
     try (Jedis j = redis.client()) {
       redisBefore = usedMemory(j);

@@ -98,7 +98,7 @@ class RedisLookupIT {
   void everyPageStartInBothOrdersEqualsTheFileIndexs(String kind) throws Exception {
     long compared = 0;
     long withSkip = 0;
-    try (Index file = FileIndex.open(files.resolve(kind)); Index red = Indexes.open(spec(kind), null)) {
+    try (Index file = FileIndex.open(files.resolve(kind)); Index red = Indexes.open(spec(kind))) {
       assertThat(red.buildId(), equalTo("b1"));
       assertThat(red.groupType(), equalTo(file.groupType()));
       for (KeyValue g : index(kind, 5).groups()) {

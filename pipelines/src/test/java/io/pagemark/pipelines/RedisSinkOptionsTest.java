@@ -21,12 +21,12 @@ class RedisSinkOptionsTest {
   @Test
   void theOptionsConfigureTheSink() {
     RedisOptions o = parse("--redis=redis://127.0.0.1:6390/2", "--redisKeyPrefix=p:", "--redisBatchSize=50");
-    WriteRedisSortedSets w = RedisSink.of(o, TrickyParts.COMMENTS, "b1", 0);
+    WriteRedisSortedSets w = RedisSink.of(o).withSchema(TrickyParts.COMMENTS).withBuild("b1", 0);
     assertThat(w.keyPrefix(), equalTo("p:"));
     assertThat(w.buildId(), equalTo("b1"));
-    WriteRedisSortedSets byDefault = RedisSink.of(parse("--redis=redis://h"), TrickyParts.COMMENTS, "b1", 0);
+    WriteRedisSortedSets byDefault = RedisSink.of(parse("--redis=redis://h")).withSchema(TrickyParts.COMMENTS);
     assertThat(byDefault.keyPrefix(), equalTo("pagemark:comments:byProduct:"));
-    assertThat(RedisSink.of(parse(), TrickyParts.COMMENTS, "b1", 0), nullValue());
+    assertThat(RedisSink.of(parse()), nullValue());
   }
 
   @Test

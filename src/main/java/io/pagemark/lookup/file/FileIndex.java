@@ -13,7 +13,13 @@ import io.pagemark.format.IndexFormatException;
 import io.pagemark.format.IndexLayout;
 import io.pagemark.key.KeyType;
 import io.pagemark.key.KeyValue;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -90,6 +96,35 @@ public final class FileIndex implements Index {
           + f.header().buildId() + ", expected " + key + " of build " + info.buildId());
     }
     return new GroupPages(new FileGroup(f));
+  }
+
+  @Override
+  public String groupAttribute() {
+    return info.groupAttribute();
+  }
+
+  @Override
+  public String sortAttribute() {
+    return info.attributes().get(0).name();
+  }
+
+  /** {@inheritDoc} Read from the build's manifest. */
+  @Override
+  public List<KeyValue> groups() throws IOException {
+    ObjectMapper json = new ObjectMapper();
+    List<KeyValue> groups = new ArrayList<>();
+    KeyType type = groupType();
+    Path manifest = buildDir.resolve(IndexLayout.MANIFEST);
+    try (BufferedReader r = Files.newBufferedReader(manifest, StandardCharsets.UTF_8)) {
+      for (String line; (line = r.readLine()) != null; ) {
+        JsonNode g = json.readTree(line).get("group");
+        if (g == null || g.get(type.name()) == null) {
+          throw new IndexFormatException(manifest, "has a line without a group of type " + type + ": " + line);
+        }
+        groups.add(KeyValue.parse(type, g.get(type.name()).asText()));
+      }
+    }
+    return groups;
   }
 
   @Override

@@ -136,6 +136,16 @@ public final class RedisIndex implements Index {
   }
 
   /** What the meta hash says: key schema and the last finished build. */
+  @Override
+  public String groupAttribute() {
+    return meta.groupAttribute();
+  }
+
+  @Override
+  public String sortAttribute() {
+    return meta.attributes().get(0).name();
+  }
+
   public RedisIndexMeta meta() {
     return meta;
   }
@@ -203,6 +213,7 @@ public final class RedisIndex implements Index {
    * The groups the index holds now, in no particular order: the fields of its groups hash, read with {@code HSCAN} (a
    * group published or removed while the scan runs may be missed or listed once more).
    */
+  @Override
   public List<KeyValue> groups() throws IOException {
     List<KeyValue> groups = new ArrayList<>();
     ScanParams params = new ScanParams().count(1000);

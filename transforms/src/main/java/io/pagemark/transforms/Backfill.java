@@ -1,15 +1,13 @@
 package io.pagemark.transforms;
 
-import io.pagemark.format.BuildIds;
 import io.pagemark.transforms.order.IndexEntryCoder;
-import io.pagemark.transforms.sink.redis.WriteRedisSortedSets;
 import io.pagemark.transforms.source.ScanSegmentFn;
 
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.dynamo.KeySchema;
-import io.pagemark.format.BuildInfo;
-import io.pagemark.format.IndexLayout;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Collectors;
@@ -18,6 +16,7 @@ import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.PTransform;
@@ -34,142 +33,126 @@ import org.apache.beam.sdk.values.TupleTagList;
 import org.apache.beam.sdk.values.TypeDescriptors;
 
 /**
- * Builds a file index of a whole DynamoDB table: a parallel Scan of every item, grouped by the group key, each group
- * ordered exactly as a Query on the index returns it, one group file per group, published atomically as a new build
- * under the output root. Emits the build's counts once it is published.
+ * Builds an index of a whole DynamoDB table: a parallel Scan of every item (each segment read to its end), grouped by
+ * the group key, each group ordered exactly as a Query on the index returns it ({@link BuildIndex}), written to every
+ * {@link IndexSink} and published atomically. Items the index cannot hold go to dead letters (JSON lines with the
+ * reason), beside the build of the first sink that keeps them, or under {@link #withDeadLetterOutput}. Emits one
+ * {@link Published} per sink.
  *
  * <pre>{@code
- * pipeline.apply(Backfill.of(connection, schema).withOutput("/data/index").withSegments(8));
+ * pipeline.apply(Backfill.of(connection, schema).withSink(WriteIndexFiles.to("/data/index")).withSegments(8));
  * }</pre>
  *
  * <p>Immutable: every {@code withX} returns a new configuration. The build id and time default to values fixed when
  * the transform is configured, so every worker of a run writes the same build.
  */
-public final class Backfill extends PTransform<PBegin, PCollection<BuildInfo.Counts>> {
+public final class Backfill extends PTransform<PBegin, PCollection<Published>> {
   /** Namespace of the build's Beam metrics (items read, groups written, ...). */
   public static final String METRICS = "pagemark";
   static final int DEAD_LETTER_SHARDS = 4;
-  static final long DEFAULT_MAX_PART_ENTRIES = 200_000;
 
   private final DynamoConnection connection;
   private final KeySchema schema;
-  private final String output;
   private final int segments;
-  private final String buildId;
-  private final long buildTimeMillis;
-  private final int keepBuilds;
-  private final long maxPartEntries;
-  private WriteRedisSortedSets redis;
+  private final String deadLetterOutput;
+  private final BuildIndex build;
 
   private Backfill(
-      DynamoConnection connection,
-      KeySchema schema,
-      String output,
-      int segments,
-      String buildId,
-      long buildTimeMillis,
-      int keepBuilds,
-      long maxPartEntries) {
+      DynamoConnection connection, KeySchema schema, int segments, String deadLetterOutput, BuildIndex build) {
     this.connection = connection;
     this.schema = schema;
-    this.output = output;
     this.segments = segments;
-    this.buildId = buildId;
-    this.buildTimeMillis = buildTimeMillis;
-    this.keepBuilds = keepBuilds;
-    this.maxPartEntries = maxPartEntries;
+    this.deadLetterOutput = deadLetterOutput;
+    this.build = build;
   }
 
-  /** A backfill of the table the schema describes, with 8 scan segments, keeping the 3 newest builds. */
+  /**
+   * A backfill of the table the schema describes, with 8 scan segments, keeping the 3 newest builds, with no sink
+   * yet.
+   *
+   * @throws NullPointerException if either argument is null
+   */
   public static Backfill of(DynamoConnection connection, KeySchema schema) {
-    long now = System.currentTimeMillis();
-    return new Backfill(
-        Objects.requireNonNull(connection), Objects.requireNonNull(schema), null, 8, BuildIds.newId(now), now, 3, DEFAULT_MAX_PART_ENTRIES);
+    Objects.requireNonNull(connection, "connection");
+    return new Backfill(connection, Objects.requireNonNull(schema, "schema"), 8, null,
+        BuildIndex.of(schema).withTieResolution(connection));
   }
 
-  /** The index root directory (required). */
-  public Backfill withOutput(String root) {
-    return carry(new Backfill(connection, schema, root, segments, buildId, buildTimeMillis, keepBuilds, maxPartEntries));
+  /** Also writes the build to this sink (at least one is required). */
+  public Backfill withSink(IndexSink sink) {
+    return new Backfill(connection, schema, segments, deadLetterOutput, build.withSink(sink));
   }
 
-  /** Number of parallel Scan segments (1 to 1,000,000). */
+  /**
+   * Number of parallel Scan segments.
+   *
+   * @throws IllegalArgumentException unless 1 to 1,000,000
+   */
   public Backfill withSegments(int n) {
     if (n < 1 || n > 1_000_000) {
       throw new IllegalArgumentException("segments must be between 1 and 1000000, not " + n);
     }
-    return carry(new Backfill(connection, schema, output, n, buildId, buildTimeMillis, keepBuilds, maxPartEntries));
+    return new Backfill(connection, schema, n, deadLetterOutput, build);
   }
 
-  /** The build's id and time (for tests and schedulers that name builds themselves). */
+  /** See {@link BuildIndex#withBuild}. */
   public Backfill withBuild(String id, long timeMillis) {
-    return carry(new Backfill(
-        connection, schema, output, segments, IndexLayout.checkBuildId(id), timeMillis, keepBuilds, maxPartEntries));
+    return new Backfill(connection, schema, segments, deadLetterOutput, build.withBuild(id, timeMillis));
   }
 
-  /** How many published builds to keep (the newest, and always the current one). */
+  /** See {@link BuildIndex#withKeepBuilds}. */
   public Backfill withKeepBuilds(int n) {
-    if (n < 1) {
-      throw new IllegalArgumentException("keepBuilds must be at least 1, not " + n);
-    }
-    return carry(new Backfill(connection, schema, output, segments, buildId, buildTimeMillis, n, maxPartEntries));
+    return new Backfill(connection, schema, segments, deadLetterOutput, build.withKeepBuilds(n));
   }
 
-  /**
-   * The most entries one worker orders at once (default 200,000): bigger groups are split into parts of about this
-   * size at sampled sort keys. A run of equal sort keys is never split, so one run must fit a worker.
-   */
+  /** See {@link io.pagemark.transforms.order.OrderGroups#withMaxPartEntries}. */
   public Backfill withMaxPartEntries(long n) {
-    if (n < 1) {
-      throw new IllegalArgumentException("maxPartEntries must be at least 1, not " + n);
-    }
-    return carry(new Backfill(connection, schema, output, segments, buildId, buildTimeMillis, keepBuilds, n));
+    return new Backfill(connection, schema, segments, deadLetterOutput, build.withMaxPartEntries(n));
   }
 
   /**
-   * Also load the index into Redis (or only, without {@link #withOutput}; dead letters then need
-   * {@link #withDeadLetterOutput}).
+   * Where dead letters go when no sink keeps them beside its build: {@code DIR/BUILD_ID/part-N.jsonl}.
+   *
+   * @throws NullPointerException if {@code dir} is null
    */
-  public Backfill withRedis(WriteRedisSortedSets sink) {
-    Backfill b = new Backfill(connection, schema, output, segments, buildId, buildTimeMillis, keepBuilds,
-        maxPartEntries);
-    b.redis = sink;
-    b.deadLetterOutput = deadLetterOutput;
-    return b;
-  }
-
-  /** Where dead letters go when there is no file index: {@code DIR/BUILD_ID/part-N.jsonl}. */
   public Backfill withDeadLetterOutput(String dir) {
-    Backfill b = new Backfill(connection, schema, output, segments, buildId, buildTimeMillis, keepBuilds,
-        maxPartEntries);
-    b.redis = redis;
-    b.deadLetterOutput = dir;
-    return b;
-  }
-
-  private String deadLetterOutput;
-
-  private Backfill carry(Backfill b) {
-    b.redis = redis;
-    b.deadLetterOutput = deadLetterOutput;
-    return b;
+    return new Backfill(connection, schema, segments, Objects.requireNonNull(dir, "dir"), build);
   }
 
   public String buildId() {
-    return buildId;
+    return build.buildId();
+  }
+
+  /** The sinks, in the order they were added. */
+  public List<IndexSink> sinks() {
+    return build.sinks();
+  }
+
+  /** Where this build's dead letters go. */
+  public String deadLetterDirectory() {
+    for (IndexSink sink : build.sinks()) {
+      Optional<String> dir = sink.deadLetterDirectory(build.buildId());
+      if (dir.isPresent()) {
+        return dir.get();
+      }
+    }
+    if (deadLetterOutput == null) {
+      throw new IllegalArgumentException(
+          "no sink keeps dead letters beside its build: give the backfill withDeadLetterOutput(DIR)");
+    }
+    return Path.of(deadLetterOutput).toAbsolutePath().normalize().resolve(build.buildId()).toString();
   }
 
   @Override
-  public void validate(org.apache.beam.sdk.options.PipelineOptions options) {
-    if ((output == null || output.isBlank()) && redis == null) {
-      throw new IllegalArgumentException("Backfill needs an output directory (withOutput) or a Redis sink");
+  public void validate(PipelineOptions options) {
+    if (build.sinks().isEmpty()) {
+      throw new IllegalArgumentException("Backfill needs at least one sink: withSink(...)");
     }
-    if ((output == null || output.isBlank()) && deadLetterOutput == null) {
-      throw new IllegalArgumentException("Backfill without an output directory needs withDeadLetterOutput(...)");
-    }
+    deadLetterDirectory();
   }
 
   @Override
-  public PCollection<BuildInfo.Counts> expand(PBegin begin) {
+  public PCollection<Published> expand(PBegin begin) {
     PCollectionTuple scanned =
         begin
             .apply("List segments", Create.of(IntStream.range(0, segments).boxed().collect(Collectors.toList())))
@@ -181,11 +164,6 @@ public final class Backfill extends PTransform<PBegin, PCollection<BuildInfo.Cou
                         ScanSegmentFn.ENTRIES,
                         TupleTagList.of(ScanSegmentFn.DEAD_LETTERS).and(ScanSegmentFn.TALLIES)));
 
-    String deadLetterDir =
-        output != null
-            ? new IndexLayout(Path.of(output).toAbsolutePath().normalize()).partialBuild(buildId)
-                .resolve(IndexLayout.DEAD_LETTER).toString()
-            : Path.of(deadLetterOutput).toAbsolutePath().normalize().resolve(buildId).toString();
     PCollectionView<Long> deadLetters =
         scanned
             .get(ScanSegmentFn.DEAD_LETTERS)
@@ -196,7 +174,7 @@ public final class Backfill extends PTransform<PBegin, PCollection<BuildInfo.Cou
                     .withKeyType(TypeDescriptors.integers()))
             .setCoder(KvCoder.of(VarIntCoder.of(), StringUtf8Coder.of()))
             .apply("Group dead letters", GroupByKey.create())
-            .apply("Write dead letters", ParDo.of(new WriteDeadLettersFn(deadLetterDir)))
+            .apply("Write dead letters", ParDo.of(new WriteDeadLettersFn(deadLetterDirectory())))
             .setCoder(VarLongCoder.of())
             .apply("Count dead letters", Sum.longsGlobally().asSingletonView());
 
@@ -210,15 +188,6 @@ public final class Backfill extends PTransform<PBegin, PCollection<BuildInfo.Cou
     return scanned
         .get(ScanSegmentFn.ENTRIES)
         .setCoder(IndexEntryCoder.of())
-        .apply(
-            "Build index",
-            BuildIndex.of(schema)
-                .withTieResolution(connection)
-                .withOutput(output)
-                .withBuild(buildId, buildTimeMillis)
-                .withKeepBuilds(keepBuilds)
-                .withMaxPartEntries(maxPartEntries)
-                .withScanCounts(new BuildIndex.ScanCounts(tallies, deadLetters))
-                .withRedis(redis));
+        .apply("Build index", build.withScanCounts(new BuildContext.ScanCounts(tallies, deadLetters)));
   }
 }

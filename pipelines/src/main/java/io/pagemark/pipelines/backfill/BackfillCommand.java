@@ -10,6 +10,7 @@ import io.pagemark.format.BuildInfo;
 import io.pagemark.format.IndexLayout;
 import io.pagemark.key.KeyType;
 import io.pagemark.transforms.Backfill;
+import io.pagemark.transforms.sink.file.WriteIndexFiles;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -127,19 +128,20 @@ public final class BackfillCommand {
     }
     Backfill b =
         Backfill.of(connection, schema)
-            .withOutput(o.getOutput())
             .withSegments(o.getSegments())
             .withKeepBuilds(o.getKeepBuilds())
             .withMaxPartEntries(o.getMaxPartEntries());
     if (o.getBuildId() != null) {
       b = b.withBuild(o.getBuildId(), System.currentTimeMillis());
     }
-    io.pagemark.transforms.sink.redis.WriteRedisSortedSets redis =
-        RedisSink.of(o, schema, b.buildId(), System.currentTimeMillis());
-    if (redis != null) {
-      b = b.withRedis(redis).withDeadLetterOutput(o.getDeadLetterOutput());
+    if (o.getOutput() != null) {
+      b = b.withSink(WriteIndexFiles.to(o.getOutput()));
     }
-    return b;
+    io.pagemark.transforms.sink.redis.WriteRedisSortedSets redis = RedisSink.of(o);
+    if (redis != null) {
+      b = b.withSink(redis);
+    }
+    return b.withDeadLetterOutput(o.getDeadLetterOutput());
   }
 
   /** Runs the build to the end, printing progress to {@code progress}; returns the published build's info. */

@@ -1,6 +1,5 @@
 package io.pagemark.pipelines.backfill;
 
-import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.redis.RedisAddress;
 import io.pagemark.format.redis.RedisLayout;
 import io.pagemark.transforms.sink.redis.WriteRedisSortedSets;
@@ -39,19 +38,14 @@ public final class RedisSink {
   }
 
   /**
-   * The sink the options ask for, writing build {@code buildId} of the index the schema describes, or null without
-   * {@code --redis}. Apply it to the backfill's {@code PCollection<OrderedPart>}.
+   * The sink the options ask for (the backfill gives it the schema and the build), or null without {@code --redis}.
    */
-  public static WriteRedisSortedSets of(RedisOptions o, KeySchema schema, String buildId, long buildTimeMillis) {
+  public static WriteRedisSortedSets of(RedisOptions o) {
     if (o.getRedis() == null) {
       return null;
     }
     check(o);
-    WriteRedisSortedSets w =
-        WriteRedisSortedSets.to(o.getRedis())
-            .withSchema(schema)
-            .withBuild(buildId, buildTimeMillis)
-            .withBatchSize(o.getRedisBatchSize());
+    WriteRedisSortedSets w = WriteRedisSortedSets.to(o.getRedis()).withBatchSize(o.getRedisBatchSize());
     return o.getRedisKeyPrefix() == null ? w : w.withKeyPrefix(o.getRedisKeyPrefix());
   }
 }

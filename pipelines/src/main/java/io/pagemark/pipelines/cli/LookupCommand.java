@@ -70,7 +70,7 @@ public final class LookupCommand {
 
   private static Index open(String spec, String build) throws IOException, Args.UsageException {
     try {
-      return Indexes.open(spec, build);
+      return VerifyCommand.openIndex(spec, build);
     } catch (IllegalArgumentException e) {
       throw new Args.UsageException(e.getMessage()); // a malformed --index URI or --build id
     }

@@ -66,7 +66,7 @@ public final class PageCommand {
       return usage(err, e.getMessage());
     }
     ItemPage<Map<String, AttributeValue>> result;
-    try (Index index = Indexes.open(spec, args.get("build", null));
+    try (Index index = VerifyCommand.openIndex(spec, args.get("build", null));
         DynamoDbClient client = connection.client()) {
       PageReader<Map<String, AttributeValue>> reader =
           PageReader.of(client, table, gsi, index).withFreshPages(freshPages);

@@ -16,6 +16,7 @@ import io.pagemark.lookup.Index;
 import io.pagemark.lookup.Indexes;
 import io.pagemark.lookup.redis.RedisIndex;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -83,7 +84,7 @@ public final class VerifyCommand {
     String spec = a.get("index", null);
     DynamoConnection connection = new DynamoConnection(a.get("dynamoEndpoint", null), a.get("awsRegion", null));
     try (DynamoDbClient client = connection.client();
-        Index index = Indexes.open(spec, a.get("build", null))) {
+        Index index = openIndex(spec, a.get("build", null))) {
       KeySchema schema = KeySchema.describe(client, a.get("table", null), a.get("gsi", null));
       String builtOn = builtOn(index);
       if (!builtOn.equals(schema.groupAttribute() + "/" + schema.sortAttribute().name())) {
@@ -91,7 +92,7 @@ public final class VerifyCommand {
             + " is on " + schema.groupAttribute() + "/" + schema.sortAttribute().name());
         return ExitCode.FAILURE;
       }
-      List<KeyValue> groups = sample(groups(spec, index), maxGroups, seed);
+      List<KeyValue> groups = sample(groups(index), maxGroups, seed);
       Random random = new Random(seed);
       int disagreeing = 0;
       long missing = 0;
@@ -136,35 +137,19 @@ public final class VerifyCommand {
     }
   }
 
-  /** "groupAttribute/sortAttribute" of an index, as its build recorded them. */
-  private static String builtOn(Index index) {
-    if (index instanceof FileIndex f) {
-      return f.info().groupAttribute() + "/" + f.info().attributes().get(0).name();
-    }
-    if (index instanceof RedisIndex r) {
-      return r.meta().groupAttribute() + "/" + r.meta().attributes().get(0).name();
-    }
-    throw new IllegalArgumentException("verify does not know indexes of type " + index.getClass().getSimpleName());
+  static Index openIndex(String spec, String build) throws IOException {
+    return build == null ? Indexes.open(spec) : Indexes.open(spec, build);
   }
 
-  /** The groups of the index: a file build's manifest, or the groups a Redis index holds now. */
-  private static List<KeyValue> groups(String spec, Index index) throws Exception {
-    if (index instanceof RedisIndex r) {
-      List<KeyValue> groups = r.groups();
-      // HSCAN's order depends on the hash's layout; sort so that --maxGroups and --seed pick the same sample
-      groups.sort(java.util.Comparator.comparing(KeyValue::toString));
-      return groups;
-    }
-    Path manifest = new IndexLayout(Path.of(spec)).build(index.buildId()).resolve(IndexLayout.MANIFEST);
-    ObjectMapper json = new ObjectMapper();
-    List<KeyValue> groups = new ArrayList<>();
-    KeyType type = index.groupType();
-    try (BufferedReader r = Files.newBufferedReader(manifest, StandardCharsets.UTF_8)) {
-      for (String line; (line = r.readLine()) != null; ) {
-        JsonNode g = json.readTree(line).get("group");
-        groups.add(KeyValue.parse(type, g.get(type.name()).asText()));
-      }
-    }
+  /** "groupAttribute/sortAttribute" of an index, as its build recorded them. */
+  private static String builtOn(Index index) {
+    return index.groupAttribute() + "/" + index.sortAttribute();
+  }
+
+  /** The groups of the index, sorted so that --maxGroups and --seed pick the same sample from any store. */
+  private static List<KeyValue> groups(Index index) throws IOException {
+    List<KeyValue> groups = new ArrayList<>(index.groups());
+    groups.sort(java.util.Comparator.comparing(KeyValue::toString));
     return groups;
   }
 

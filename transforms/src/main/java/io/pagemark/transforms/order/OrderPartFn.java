@@ -4,7 +4,6 @@ import io.pagemark.order.DynamoTieOrder;
 import io.pagemark.order.GroupRecords;
 import io.pagemark.order.TieOrder;
 import io.pagemark.transforms.Backfill;
-import io.pagemark.transforms.BuildIndex;
 
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.dynamo.IndexEntry;
@@ -49,8 +48,8 @@ public final class OrderPartFn extends DoFn<KV<String, Iterable<IndexEntry>>, Or
   @ProcessElement
   public void process(ProcessContext c) throws java.io.IOException {
     KV<String, Iterable<IndexEntry>> element = c.element();
-    String groupId = BuildIndex.groupOfPartKey(element.getKey());
-    int part = BuildIndex.partOfPartKey(element.getKey());
+    String groupId = OrderGroups.groupOfPartKey(element.getKey());
+    int part = OrderGroups.partOfPartKey(element.getKey());
     GroupPlan plan = c.sideInput(plans).getOrDefault(groupId, GroupPlan.SINGLE);
     List<IndexEntry> sorted = new ArrayList<>();
     element.getValue().forEach(sorted::add);

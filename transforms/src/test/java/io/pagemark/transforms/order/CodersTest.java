@@ -1,6 +1,5 @@
 package io.pagemark.transforms.order;
 
-import io.pagemark.transforms.BuildIndex;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -147,8 +146,8 @@ class CodersTest {
       assertThat(e.getMessage(), containsString("\"1.0\""));
     }
     // what the build groups by instead is canonical
-    assertThat(BuildIndex.groupId(one), equalTo(BuildIndex.groupId(oneAgain)));
-    assertThat(BuildIndex.groupId(one), not(equalTo(BuildIndex.groupId(KeyValue.ofString("1")))));
+    assertThat(OrderGroups.groupId(one), equalTo(OrderGroups.groupId(oneAgain)));
+    assertThat(OrderGroups.groupId(one), not(equalTo(OrderGroups.groupId(KeyValue.ofString("1")))));
   }
 
   @Test

@@ -1,7 +1,7 @@
 package io.pagemark.transforms.sink.file;
 
+import io.pagemark.transforms.order.OrderGroups;
 import io.pagemark.transforms.Backfill;
-import io.pagemark.transforms.BuildIndex;
 import io.pagemark.transforms.order.OrderedPart;
 
 import io.pagemark.dynamo.KeySchema;
@@ -64,7 +64,7 @@ public final class WritePartFn extends DoFn<OrderedPart, GroupSummary> {
       String relative = partPath(part.group(), part.part());
       write(build.resolve(relative), part.group(), width, part.records());
       out.get(PARTS)
-          .output(KV.of(BuildIndex.groupId(part.group()),
+          .output(KV.of(OrderGroups.groupId(part.group()),
               new PartFile(part.part(), part.parts(), relative, part.records().size(), width)));
     }
     entries.inc(part.records().size());

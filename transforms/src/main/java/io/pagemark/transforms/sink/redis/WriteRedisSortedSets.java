@@ -5,6 +5,10 @@ import io.pagemark.format.BuildIds;
 import io.pagemark.transforms.order.OrderedPart;
 
 import io.pagemark.dynamo.KeySchema;
+import io.pagemark.key.Json;
+import io.pagemark.transforms.BuildContext;
+import io.pagemark.transforms.IndexSink;
+import io.pagemark.transforms.Published;
 import io.pagemark.format.IndexLayout;
 import io.pagemark.format.redis.RedisAddress;
 import io.pagemark.format.redis.RedisIndexMeta;
@@ -20,12 +24,14 @@ import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.GroupByKey;
+import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.View;
 import org.apache.beam.sdk.transforms.Wait;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionView;
+import org.apache.beam.sdk.values.TypeDescriptor;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisException;
 
@@ -47,7 +53,8 @@ import redis.clients.jedis.exceptions.JedisException;
  * and Redis restarts are retried (see {@link #withMaxRetryTime}); a set that Redis lost after it was loaded (a
  * restart without persistence) is never published: the pipeline fails and says so.
  */
-public final class WriteRedisSortedSets extends PTransform<PCollection<OrderedPart>, PCollection<RedisLoadSummary>> {
+public final class WriteRedisSortedSets extends PTransform<PCollection<OrderedPart>, PCollection<RedisLoadSummary>>
+    implements IndexSink {
   public static final int DEFAULT_BATCH_SIZE = 1_000;
   public static final Duration DEFAULT_TEMPORARY_TTL = Duration.ofHours(6);
   public static final Duration DEFAULT_MAX_RETRY_TIME = Duration.ofSeconds(60);
@@ -160,6 +167,29 @@ public final class WriteRedisSortedSets extends PTransform<PCollection<OrderedPa
 
   public String buildId() {
     return buildId;
+  }
+
+  @Override
+  public String describe() {
+    return "Redis at " + address + (keyPrefix == null ? "" : " under key prefix " + Json.quote(keyPrefix));
+  }
+
+  /** As an {@link IndexSink}: this sink with the build's schema, id and time, its summary as a {@link Published}. */
+  @Override
+  public PTransform<PCollection<OrderedPart>, PCollection<Published>> write(BuildContext build) {
+    WriteRedisSortedSets configured =
+        withSchema(build.schema()).withBuild(build.buildId(), build.buildTimeMillis());
+    return new PTransform<>() {
+      @Override
+      public PCollection<Published> expand(PCollection<OrderedPart> parts) {
+        return parts
+            .apply("Load Redis sorted sets", configured)
+            .apply("Published", MapElements.into(TypeDescriptor.of(Published.class))
+                .via((RedisLoadSummary r) -> new Published("Redis at " + r.address(), r.buildId(), r.groups(),
+                    r.entries(), r.line())))
+            .setCoder(SerializableCoder.of(Published.class));
+      }
+    };
   }
 
   /** The key prefix this transform writes under (the default one unless given). */

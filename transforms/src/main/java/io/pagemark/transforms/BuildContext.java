@@ -1,0 +1,36 @@
+package io.pagemark.transforms;
+
+import io.pagemark.dynamo.KeySchema;
+import io.pagemark.format.IndexLayout;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.beam.sdk.values.PCollectionView;
+
+/**
+ * What every sink of one build shares: the key schema, the build's id and time (fixed when the pipeline is
+ * constructed, so every worker and every sink names the same build), how many published builds to keep, and what the
+ * source read besides the entries (for the build's accounting: {@code itemsScanned = entries + skipped +
+ * deadLetters}).
+ *
+ * @param scanCounts the source's tallies ({@code itemsScanned}, {@code skippedNoGroupKey}, {@code skippedNoSortKey})
+ *     and its dead-letter count, as side inputs
+ */
+public record BuildContext(
+    KeySchema schema, String buildId, long buildTimeMillis, int keepBuilds, ScanCounts scanCounts) {
+  /**
+   * @throws NullPointerException if the schema, build id or scan counts are null
+   * @throws IllegalArgumentException if the build id is not one {@link IndexLayout#checkBuildId} accepts, or
+   *     {@code keepBuilds} is below 1
+   */
+  public BuildContext {
+    Objects.requireNonNull(schema, "schema");
+    IndexLayout.checkBuildId(Objects.requireNonNull(buildId, "buildId"));
+    Objects.requireNonNull(scanCounts, "scanCounts");
+    if (keepBuilds < 1) {
+      throw new IllegalArgumentException("keepBuilds must be at least 1, not " + keepBuilds);
+    }
+  }
+
+  /** What the source read besides the entries, as side inputs of the build's last step. */
+  public record ScanCounts(PCollectionView<Map<String, Long>> tallies, PCollectionView<Long> deadLetters) {}
+}

@@ -1,0 +1,136 @@
+package io.pagemark.transforms.order;
+
+import io.pagemark.dynamo.DynamoConnection;
+import io.pagemark.dynamo.IndexEntry;
+import io.pagemark.dynamo.KeySchema;
+import io.pagemark.key.KeyValue;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.transforms.Combine;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.Filter;
+import org.apache.beam.sdk.transforms.GroupByKey;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.View;
+import org.apache.beam.sdk.transforms.WithKeys;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionView;
+import org.apache.beam.sdk.values.TypeDescriptors;
+
+/**
+ * Orders every group exactly as a Query on the index returns it, in parts that each fit a worker: the heart of
+ * pagemark. A combiner counts each group and keeps a deterministic sample of its sort keys; a group of more than
+ * {@code maxPartEntries} entries is cut at sampled sort key <em>values</em> (so a run of equal sort keys is never
+ * split); each part is then sorted by DynamoDB's byte order of sort keys, and each run of equal sort keys is put in
+ * DynamoDB's own order by asking DynamoDB ({@link io.pagemark.order.DynamoTieOrder}), or flagged as unknown when no
+ * connection is given. Every index sink stores the resulting {@link OrderedPart}s.
+ *
+ * <pre>{@code
+ * PCollection<OrderedPart> parts =
+ *     entries.apply("Order groups", OrderGroups.of(schema).withTieResolution(connection));
+ * }</pre>
+ *
+ * <p>Immutable: every {@code withX} returns a new configuration.
+ */
+public final class OrderGroups extends PTransform<PCollection<IndexEntry>, PCollection<OrderedPart>> {
+  /** Parts of this many entries by default. */
+  public static final long DEFAULT_MAX_PART_ENTRIES = 200_000;
+
+  private final KeySchema schema;
+  private final DynamoConnection connection;
+  private final long maxPartEntries;
+
+  private OrderGroups(KeySchema schema, DynamoConnection connection, long maxPartEntries) {
+    this.schema = schema;
+    this.connection = connection;
+    this.maxPartEntries = maxPartEntries;
+  }
+
+  /**
+   * Orders entries of this key schema; runs of equal sort keys stay unresolved until {@link #withTieResolution}.
+   *
+   * @throws NullPointerException if {@code schema} is null
+   */
+  public static OrderGroups of(KeySchema schema) {
+    return new OrderGroups(Objects.requireNonNull(schema, "schema"), null, DEFAULT_MAX_PART_ENTRIES);
+  }
+
+  /** Learns DynamoDB's order of equal sort keys by querying the schema's index through this connection. */
+  public OrderGroups withTieResolution(DynamoConnection c) {
+    return new OrderGroups(schema, Objects.requireNonNull(c, "connection"), maxPartEntries);
+  }
+
+  /**
+   * The most entries one worker orders at once (default {@value #DEFAULT_MAX_PART_ENTRIES}): bigger groups are split
+   * into parts of about this size at sampled sort keys. A run of equal sort keys is never split, so one run must fit
+   * a worker.
+   *
+   * @throws IllegalArgumentException if {@code n} is below 1
+   */
+  public OrderGroups withMaxPartEntries(long n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("maxPartEntries must be at least 1, not " + n);
+    }
+    return new OrderGroups(schema, connection, n);
+  }
+
+  @Override
+  public PCollection<OrderedPart> expand(PCollection<IndexEntry> entries) {
+    PCollection<KV<String, IndexEntry>> byGroup =
+        entries
+            .apply(
+                "Key by " + schema.groupAttribute(),
+                WithKeys.<String, IndexEntry>of(e -> groupId(e.group())).withKeyType(TypeDescriptors.strings()))
+            .setCoder(KvCoder.of(StringUtf8Coder.of(), IndexEntryCoder.of()));
+    PCollectionView<Map<String, GroupPlan>> plans =
+        byGroup
+            .apply("Count and sample groups", Combine.perKey(new PlanGroupFn(maxPartEntries)))
+            .setCoder(KvCoder.of(StringUtf8Coder.of(), new PlanGroupFn.GroupPlanCoder()))
+            .apply("Keep big groups", Filter.by(kv -> kv.getValue().parts() > 1))
+            .apply("Part plans", View.asMap());
+    return byGroup
+        .apply("Assign parts", ParDo.of(new AssignPartFn(plans)).withSideInputs(plans))
+        .setCoder(KvCoder.of(StringUtf8Coder.of(), IndexEntryCoder.of()))
+        .apply("Group by " + schema.groupAttribute() + " and part", GroupByKey.create())
+        .apply("Order parts", ParDo.of(new OrderPartFn(connection, schema, plans)).withSideInputs(plans))
+        .setCoder(OrderedPartCoder.of());
+  }
+
+  /** Keys each entry by its group and part. */
+  static final class AssignPartFn extends DoFn<KV<String, IndexEntry>, KV<String, IndexEntry>> {
+    private final PCollectionView<Map<String, GroupPlan>> plans;
+
+    AssignPartFn(PCollectionView<Map<String, GroupPlan>> plans) {
+      this.plans = plans;
+    }
+
+    @ProcessElement
+    public void process(ProcessContext c) {
+      KV<String, IndexEntry> e = c.element();
+      GroupPlan plan = c.sideInput(plans).get(e.getKey());
+      int part = plan == null ? 0 : plan.partOf(e.getValue().sortKey().sortableBytes());
+      c.output(KV.of(e.getKey() + "/" + part, e.getValue()));
+    }
+  }
+
+  static String groupOfPartKey(String key) {
+    return key.substring(0, key.lastIndexOf('/'));
+  }
+
+  static int partOfPartKey(String key) {
+    return Integer.parseInt(key.substring(key.lastIndexOf('/') + 1));
+  }
+
+  /**
+   * The grouping key of a group key: its type and canonical bytes in hex, so that "1.0" and "1" are one group, as in
+   * DynamoDB.
+   */
+  public static String groupId(KeyValue group) {
+    return group.type().code() + ":" + HexFormat.of().formatHex(group.sortableBytes());
+  }
+}
