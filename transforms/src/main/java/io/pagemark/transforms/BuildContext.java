@@ -2,6 +2,7 @@ package io.pagemark.transforms;
 
 import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.IndexLayout;
+import java.io.Serializable;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.beam.sdk.values.PCollectionView;
@@ -16,7 +17,10 @@ import org.apache.beam.sdk.values.PCollectionView;
  *     and its dead-letter count, as side inputs
  */
 public record BuildContext(
-    KeySchema schema, String buildId, long buildTimeMillis, int keepBuilds, ScanCounts scanCounts) {
+    KeySchema schema, String buildId, long buildTimeMillis, int keepBuilds, ScanCounts scanCounts)
+    implements Serializable {
+  private static final long serialVersionUID = 1L;
+
   /**
    * @throws NullPointerException if the schema, build id or scan counts are null
    * @throws IllegalArgumentException if the build id is not one {@link IndexLayout#checkBuildId} accepts, or
@@ -32,5 +36,8 @@ public record BuildContext(
   }
 
   /** What the source read besides the entries, as side inputs of the build's last step. */
-  public record ScanCounts(PCollectionView<Map<String, Long>> tallies, PCollectionView<Long> deadLetters) {}
+  public record ScanCounts(PCollectionView<Map<String, Long>> tallies, PCollectionView<Long> deadLetters)
+      implements Serializable {
+    private static final long serialVersionUID = 1L;
+  }
 }

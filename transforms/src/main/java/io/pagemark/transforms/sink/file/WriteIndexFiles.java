@@ -111,6 +111,7 @@ public final class WriteIndexFiles implements IndexSink {
       PCollectionView<Iterable<GroupSummary>> groupView = groups.apply("Written groups", View.asIterable());
       BuildContext.ScanCounts counts = build.scanCounts();
       String where = "files at " + root;
+      String buildId = build.buildId();
       return parts
           .getPipeline()
           .apply("Publish trigger", Create.of(build.buildId()))
@@ -123,9 +124,9 @@ public final class WriteIndexFiles implements IndexSink {
                   .withSideInputs(groupView, counts.tallies(), counts.deadLetters()))
           .setCoder(SerializableCoder.of(BuildInfo.Counts.class))
           .apply("Published", MapElements.into(TypeDescriptor.of(Published.class))
-              .via((BuildInfo.Counts c) -> new Published(where, build.buildId(), c.groups(), c.entries(),
+              .via((BuildInfo.Counts c) -> new Published(where, buildId, c.groups(), c.entries(),
                   String.format("published build %s to %s: %,d items scanned, %,d entries in %,d groups, %,d skipped"
-                      + " (no group or sort key), %,d dead letters, %,d runs of equal sort keys", build.buildId(),
+                      + " (no group or sort key), %,d dead letters, %,d runs of equal sort keys", buildId,
                       where, c.itemsScanned(), c.entries(), c.groups(), c.skippedNoGroupKey() + c.skippedNoSortKey(),
                       c.deadLetters(), c.tieRuns()))))
           .setCoder(SerializableCoder.of(Published.class));
