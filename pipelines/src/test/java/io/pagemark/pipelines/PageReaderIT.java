@@ -15,9 +15,9 @@ import static org.hamcrest.Matchers.not;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.pagemark.lookup.file.FileIndex;
 import io.pagemark.lookup.GroupNotFoundException;
 import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
 import io.pagemark.lookup.ItemPage;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageOutOfRangeException;
@@ -92,7 +92,7 @@ class PageReaderIT {
   void everyPageOfEveryGroupInBothOrdersIsTheCursorWalksPage(String gsi, String sortAttribute, int pageSize)
       throws Exception {
     Path out = build(TABLE, gsi);
-    try (Index index = FileIndex.open(out)) {
+    try (Index index = Indexes.open(out.toString())) {
       PageReader<Map<String, AttributeValue>> reader = PageReader.of(client, TABLE, gsi, index);
       int pagesRead = 0;
       for (String group : TrickyTable.expectedCounts(items, sortAttribute).keySet()) {
@@ -123,7 +123,7 @@ class PageReaderIT {
   @Test
   void aPageOverOneMegabyteKeepsQueryingUntilItIsFull() throws Exception {
     int size = 150; // items of ~8 KB: DynamoDB stops each read at 1 MB, about 125 of them
-    try (Index index = FileIndex.open(build(TABLE, "byString"))) {
+    try (Index index = Indexes.open(build(TABLE, "byString").toString())) {
       PageReader<Map<String, AttributeValue>> reader = PageReader.of(client, TABLE, "byString", index);
       for (Order order : Order.values()) {
         List<List<Map<String, AttributeValue>>> walk =
@@ -167,7 +167,7 @@ class PageReaderIT {
   void theEnhancedClientGetsItsItemsMappedWithTheTableSchema() throws Exception {
     Path out = build(TABLE, "byString");
     DynamoDbTable<Row> table = DynamoDbEnhancedClient.builder().dynamoDbClient(client).build().table(TABLE, ROW);
-    try (Index index = FileIndex.open(out)) {
+    try (Index index = Indexes.open(out.toString())) {
       PageReader<Row> reader = PageReader.of(client, table.index("byString"), index);
       for (String group : List.of("ties", "utf")) {
         List<List<Map<String, AttributeValue>>> walk = PageWalk.pages(client, TABLE, "byString", group, 9, false);
@@ -214,7 +214,7 @@ class PageReaderIT {
           .key(Map.of("PK", AttributeValue.fromS(pkSk[0]), "SK", AttributeValue.fromS(pkSk[1]))));
     }
 
-    try (Index index = FileIndex.open(out)) {
+    try (Index index = Indexes.open(out.toString())) {
       PageReader<Map<String, AttributeValue>> reader = PageReader.of(client, table, "byString", index);
       int stalePages = 0;
       int intactPages = 0;
@@ -276,7 +276,7 @@ class PageReaderIT {
         "SK", AttributeValue.fromS("2026-11-22T00:00:00Z"), "PK2", AttributeValue.fromS("p"))));
     String newest = "new|2026-11-22T00:00:00Z";
 
-    try (Index index = FileIndex.open(out)) {
+    try (Index index = Indexes.open(out.toString())) {
       PageReader<Map<String, AttributeValue>> fromIndex = PageReader.of(client, table, "byString", index);
       PageReader<Map<String, AttributeValue>> fresh = fromIndex.withFreshPages(2);
 
@@ -327,7 +327,7 @@ class PageReaderIT {
     assertThat(json.get("count").asLong(), is((long) ties));
     assertThat(json.get("pages").asLong(), is(pages));
     assertThat(json.get("stale").asBoolean(), is(false));
-    try (FileIndex f = FileIndex.open(out)) {
+    try (Index f = Indexes.open(out.toString())) {
       assertThat(json.get("build").asText(), equalTo(f.buildId()));
     }
     List<String> keys = new ArrayList<>();
