@@ -308,6 +308,41 @@ class PageReaderIT {
   }
 
   @Test
+  void anIndexOnTheTablesOwnKeysIsPagedOnTheTableItselfByTheLibraryAndTheCli() throws Exception {
+    String table = "pagesOwnKeys";
+    TrickyTable.create(client, table);
+    List<Map<String, AttributeValue>> loaded = new ArrayList<>();
+    List<String> ascending = new ArrayList<>();
+    for (int i = 0; i < 45; i++) {
+      String sk = String.format("2024-01-01T00:%02d:00Z", i);
+      loaded.add(Map.of("PK", AttributeValue.fromS("p"), "SK", AttributeValue.fromS(sk)));
+      ascending.add("p|" + sk); // unique ASCII sort keys: DynamoDB's order is theirs
+    }
+    SampleComments.load(client, table, loaded, 2, null);
+    Path out = dir.resolve("own-keys");
+    Result built = backfill(local, "--table=" + table, "--groupAttribute=PK", "--sortAttribute=SK", "--output=" + out);
+    assertThat(built.err(), built.code(), is(0));
+    List<String> descending = new ArrayList<>(ascending);
+    java.util.Collections.reverse(descending);
+
+    try (Index index = Indexes.open(out.toString())) {
+      PageReader<Map<String, AttributeValue>> reader = PageReader.of(client, table, index);
+      ItemPage<Map<String, AttributeValue>> page = reader.read("p", 2, 20, Order.DESC);
+      assertThat(PageWalk.keys(page.items()), equalTo(descending.subList(20, 40)));
+      assertThat(page.stale(), is(false));
+      assertThat(PageWalk.keys(reader.read("p", 3, 20, Order.ASC).items()), equalTo(ascending.subList(40, 45)));
+    }
+    Result cli = cli("page", "--table=" + table, "--index=" + out, "--dynamoEndpoint=" + local.endpoint(),
+        "--group=p", "--page=3", "--pageSize=10", "--order=desc");
+    assertThat(cli.err(), cli.code(), is(0));
+    List<String> keys = new ArrayList<>();
+    for (JsonNode item : new ObjectMapper().readTree(cli.out()).get("items")) {
+      keys.add(item.get("PK").get("S").asText() + "|" + item.get("SK").get("S").asText());
+    }
+    assertThat(keys, equalTo(descending.subList(20, 30)));
+  }
+
+  @Test
   void pageCliPrintsItemsAndCostAndUsesTheExitCodes() throws Exception {
     Path out = build(TABLE, "byString");
     String index = "--index=" + out;
