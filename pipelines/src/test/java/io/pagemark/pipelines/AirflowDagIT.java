@@ -10,7 +10,9 @@ import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
 
-import io.pagemark.lookup.file.FileIndex;
+import io.pagemark.format.IndexLayout;
+import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -110,13 +112,13 @@ class AirflowDagIT {
     Run first = dagsTest(dir.resolve("airflow"), conf(table, index));
     assertThat(first.output, first.code, is(0));
     String firstBuild;
-    try (FileIndex i = FileIndex.open(index)) {
+    try (Index i = Indexes.open(index.toString())) {
       firstBuild = i.buildId();
-      assertThat(i.info().counts().entries(), is(800L));
+      assertThat(new IndexLayout(index).buildInfo(firstBuild).counts().entries(), is(800L));
     }
     Run second = dagsTest(dir.resolve("airflow"), conf(table, index));
     assertThat(second.output, second.code, is(0));
-    try (FileIndex i = FileIndex.open(index)) {
+    try (Index i = Indexes.open(index.toString())) {
       assertThat(i.buildId(), not(firstBuild));
     }
     String logs = second.output + taskLogs(dir.resolve("airflow"));

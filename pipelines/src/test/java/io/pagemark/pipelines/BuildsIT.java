@@ -13,8 +13,9 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
 
 import io.pagemark.format.IndexLayout;
-import io.pagemark.lookup.file.FileIndex;
 import io.pagemark.lookup.GroupPages;
+import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageStart;
 import java.nio.file.Path;
@@ -58,7 +59,8 @@ class BuildsIT {
 
   private List<PageStart> pages(Path out, String buildId) throws Exception {
     List<PageStart> starts = new ArrayList<>();
-    try (FileIndex index = FileIndex.open(out, buildId); GroupPages g = index.group(SampleComments.hotProduct())) {
+    try (Index index = Indexes.open(out.toString(), buildId);
+        GroupPages g = index.group(SampleComments.hotProduct())) {
       for (long n = 1; n <= g.pages(10); n++) {
         starts.add(g.pageStart(n, 10, Order.ASC));
         starts.add(g.pageStart(n, 10, Order.DESC));
@@ -90,7 +92,7 @@ class BuildsIT {
     assertThat(gc.out(), containsString("removed 2 build(s)"));
     assertThat(new IndexLayout(out).builds(), equalTo(List.of(n2)));
     assertThat(new IndexLayout(out).builds(), not(hasItem(n)));
-    try (FileIndex current = FileIndex.open(out)) {
+    try (Index current = Indexes.open(out.toString())) {
       assertThat(current.buildId(), is(n2));
     }
   }

@@ -12,8 +12,8 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.lessThanOrEqualTo;
 
-import io.pagemark.lookup.file.FileIndex;
 import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
 import io.pagemark.lookup.ItemPage;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageReader;
@@ -97,7 +97,7 @@ class DeepPageIT {
 
   @Test
   void page10000Of200000ItemsCostsAtMostTwoQueries() throws Exception {
-    try (Index idx = FileIndex.open(index)) {
+    try (Index idx = Indexes.open(index.toString())) {
       PageReader<Map<String, AttributeValue>> reader = PageReader.of(client, TABLE, GSI, idx);
       for (Order order : Order.values()) {
         ItemPage<Map<String, AttributeValue>> first = reader.read("hot", 1, PAGE_SIZE, order);

@@ -16,7 +16,10 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.not;
 
-import io.pagemark.lookup.file.FileIndex;
+import io.pagemark.format.BuildInfo;
+import io.pagemark.format.IndexLayout;
+import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
 import io.pagemark.wal.Wal;
 import java.io.IOException;
 import java.net.URI;
@@ -149,9 +152,10 @@ class FlinkStreamIT {
         BackfillIT.Result commit =
             BackfillIT.cli("commit", "--index=" + index, "--dynamoEndpoint=" + local.endpoint());
         assertThat(commit.err(), commit.code(), is(0));
-        try (FileIndex idx = FileIndex.open(index)) {
-          assertThat(idx.info().commit().applied(), greaterThan(100L));
-          assertThat("duplicates", idx.info().commit().stale(), greaterThan(0L));
+        try (Index idx = Indexes.open(index.toString())) {
+          BuildInfo.Commit built = new IndexLayout(index).buildInfo(idx.buildId()).commit();
+          assertThat(built.applied(), greaterThan(100L));
+          assertThat("duplicates", built.stale(), greaterThan(0L));
         }
         StreamTable.assertEveryPageIsDynamoDbsPage(c, table, index, StreamIT.PAGE);
         phase(table + ": every page checked", t);

@@ -11,7 +11,8 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.is;
 
-import io.pagemark.lookup.file.FileIndex;
+import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -70,7 +71,7 @@ class RedisBackfillIT {
           compared += file.out().split("\n").length;
         }
       }
-      try (FileIndex index = FileIndex.open(out)) {
+      try (Index index = Indexes.open(out.toString())) {
         assertThat(r.out(), containsString("published build " + index.buildId()));
       }
       assertThat(compared > 100, is(true));

@@ -14,14 +14,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.pagemark.pipelines.cli.LookupCommand;
 import io.pagemark.key.KeyValue;
-import io.pagemark.lookup.file.FileIndex;
 import io.pagemark.lookup.GroupPages;
 import io.pagemark.lookup.GroupRepublishedException;
 import io.pagemark.lookup.Index;
 import io.pagemark.lookup.Indexes;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageStart;
-import io.pagemark.lookup.redis.RedisIndex;
 import io.pagemark.transforms.sink.redis.RedisLoadSummary;
 import io.pagemark.transforms.sink.redis.WriteRedisSortedSets;
 import java.nio.file.Path;
@@ -98,7 +96,7 @@ class RedisLookupIT {
   void everyPageStartInBothOrdersEqualsTheFileIndexs(String kind) throws Exception {
     long compared = 0;
     long withSkip = 0;
-    try (Index file = FileIndex.open(files.resolve(kind)); Index red = Indexes.open(spec(kind))) {
+    try (Index file = Indexes.open(files.resolve(kind).toString()); Index red = Indexes.open(spec(kind))) {
       assertThat(red.buildId(), equalTo("b1"));
       assertThat(red.groupType(), equalTo(file.groupType()));
       for (KeyValue g : index(kind, 5).groups()) {
@@ -201,7 +199,7 @@ class RedisLookupIT {
       j.flushDB();
     }
     load(4, prefix, index("strings", 21), "b1");
-    try (RedisIndex index = RedisIndex.open(uri(4), null); // the only index of its database: no prefix needed
+    try (Index index = Indexes.open(uri(4)); // the only index of its database: no prefix needed
         GroupPages ties = index.group("ties")) {
       PageStart before = ties.pageStart(2, 10, Order.ASC);
       assertThat(ties.buildId(), equalTo("b1"));

@@ -18,7 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.pagemark.format.IndexRecord;
 import io.pagemark.key.KeyValue;
 import io.pagemark.lookup.GroupNotFoundException;
-import io.pagemark.lookup.redis.RedisIndex;
+import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
+import io.pagemark.format.redis.RedisIndexMeta;
 import io.pagemark.format.redis.RedisLayout;
 import io.pagemark.format.redis.SortedSetMember;
 import io.pagemark.transforms.order.OrderedPart;
@@ -117,7 +119,7 @@ class RedisSinkIT {
     AtomicBoolean done = new AtomicBoolean();
     AtomicReference<Exception> readerFailure = new AtomicReference<>();
     Thread reader = new Thread(() -> {
-      try (Jedis j = client(db); RedisIndex index = RedisIndex.open(uri(db) + "?prefix=" + prefix, null)) {
+      try (Jedis j = client(db); Index index = Indexes.open(uri(db) + "?prefix=" + prefix)) {
         while (!done.get()) {
           long partial = j.zcard(temp);
           seen.add(j.zcard(live));
@@ -217,7 +219,7 @@ class RedisSinkIT {
       try (Jedis j = own.client()) {
         assertHolds(j, layout, parts);
       }
-      try (RedisIndex index = RedisIndex.open(own.uri(), null); var pages = index.group("hot")) {
+      try (Index index = Indexes.open(own.uri()); var pages = index.group("hot")) {
         assertThat(index.buildId(), equalTo("b1"));
         assertThat(pages.count(), is(30_000L));
       }
@@ -275,10 +277,11 @@ class RedisSinkIT {
       assertThat(j.hlen(layout.groupsKey()), is(1L));
       assertHolds(j, layout, second);
     }
-    try (RedisIndex index = RedisIndex.open(uri(db), null)) {
+    try (Index index = Indexes.open(uri(db)); Jedis j = client(db)) {
       assertThat(index.buildId(), equalTo("b2"));
-      assertThat(index.meta().entries(), is(25L));
-      assertThat(index.meta().groups(), is(1L));
+      RedisIndexMeta meta = RedisIndexMeta.fromHash(j.hgetAll(layout.metaKey()));
+      assertThat(meta.entries(), is(25L));
+      assertThat(meta.groups(), is(1L));
       assertThrows(GroupNotFoundException.class, () -> index.group("b"));
     }
   }
@@ -301,7 +304,7 @@ class RedisSinkIT {
     e = assertThrows(RuntimeException.class,
         () -> RedisLoads.run(parts, write(uri(db), prefix, "b2").withCheckBeforeRun(false)).finish());
     assertThat(RedisLoads.rootMessage(e), equalTo(expected));
-    try (RedisIndex index = RedisIndex.open(uri(db), null)) {
+    try (Index index = Indexes.open(uri(db))) {
       assertThat(index.buildId(), equalTo("b1"));
     }
   }

@@ -16,9 +16,9 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
 
 import io.pagemark.format.BuildInfo;
-import io.pagemark.lookup.file.FileIndex;
+import io.pagemark.format.IndexLayout;
 import io.pagemark.lookup.Index;
-import io.pagemark.lookup.redis.RedisIndex;
+import io.pagemark.lookup.Indexes;
 import io.pagemark.commit.IndexCommit;
 import io.pagemark.wal.Wal;
 import java.io.IOException;
@@ -143,7 +143,7 @@ class StreamIT {
           assertThat(j.llen((prefix + "deadletters").getBytes(StandardCharsets.UTF_8)), is(0L));
         }
         String spec = redis.uri() + "?prefix=" + java.net.URLEncoder.encode(prefix, StandardCharsets.UTF_8);
-        try (Index idx = RedisIndex.open(spec, null)) {
+        try (Index idx = Indexes.open(spec)) {
           StreamTable.assertEveryPageIsDynamoDbsPage(c, table, idx, PAGE);
         } catch (AssertionError e) {
           throw new AssertionError("seed " + seed + ", via Redis: " + e.getMessage(), e);
@@ -156,8 +156,8 @@ class StreamIT {
         copyTree(index, copy);
         BackfillIT.Result plain = BackfillIT.cli("commit", "--index=" + copy);
         assertThat(plain.err(), plain.code(), is(0));
-        try (FileIndex idx = FileIndex.open(copy)) {
-          assertThat(idx.info().counts().tieRunsUnresolved(), greaterThan(0L));
+        try (Index idx = Indexes.open(copy.toString())) {
+          assertThat(new IndexLayout(copy).buildInfo(idx.buildId()).counts().tieRunsUnresolved(), greaterThan(0L));
         }
         StreamTable.assertEveryPageIsDynamoDbsPage(c, table, copy, PAGE);
 
@@ -182,11 +182,12 @@ class StreamIT {
           // the crashed commit had published: its build stands, the next one had nothing left to apply
           assertThat(commit.out(), containsString("nothing to commit"));
         }
-        try (FileIndex idx = FileIndex.open(index)) {
-          BuildInfo.Commit info = idx.info().commit();
+        try (Index idx = Indexes.open(index.toString())) {
+          BuildInfo built = new IndexLayout(index).buildInfo(idx.buildId());
+          BuildInfo.Commit info = built.commit();
           assertThat(info.applied(), greaterThan(1000L));
           assertThat("duplicates", info.stale(), greaterThan(relay.duplicated() / 2));
-          assertThat(idx.info().counts().tieRuns(), greaterThan(10L));
+          assertThat(built.counts().tieRuns(), greaterThan(10L));
         }
         phase("committed");
         try {

@@ -69,7 +69,8 @@ public final class PageCommand {
     try (Index index = VerifyCommand.openIndex(spec, args.get("build", null));
         DynamoDbClient client = connection.client()) {
       PageReader<Map<String, AttributeValue>> reader =
-          PageReader.of(client, table, gsi, index).withFreshPages(freshPages);
+          (gsi == null ? PageReader.of(client, table, index) : PageReader.of(client, table, gsi, index))
+              .withFreshPages(freshPages);
       result = reader.read(group, page, pageSize, order);
     } catch (IllegalArgumentException e) {
       return usage(err, e.getMessage());

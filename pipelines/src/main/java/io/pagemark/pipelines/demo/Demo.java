@@ -9,11 +9,12 @@ import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.pipelines.cli.LookupCommand;
 import io.pagemark.dynamo.ItemKeys;
 import io.pagemark.format.BuildInfo;
-import io.pagemark.lookup.file.FileIndex;
 import io.pagemark.lookup.GroupPages;
+import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
+import io.pagemark.lookup.ItemPage;
 import io.pagemark.lookup.Order;
-import io.pagemark.lookup.PageQuery;
-import io.pagemark.lookup.PageStart;
+import io.pagemark.lookup.PageReader;
 import io.pagemark.transforms.Backfill;
 import java.io.BufferedReader;
 import java.io.PrintStream;
@@ -94,7 +95,7 @@ public final class Demo {
       printLargest(out, output.resolve("builds").resolve(info.buildId()).resolve("manifest.jsonl"), pageSize);
 
       String hot = SampleComments.hotProduct();
-      try (FileIndex index = FileIndex.open(output);
+      try (Index index = Indexes.open(output.toString());
           GroupPages g = index.group(hot)) {
         long pages = g.pages(pageSize);
         long shown = Math.min(page, pages);
@@ -103,9 +104,9 @@ public final class Demo {
         for (long n : new long[] {1, shown, pages}) {
           out.println("  " + LookupCommand.toJson(g.pageStart(n, pageSize, Order.ASC)));
         }
-        PageStart start = g.pageStart(shown, pageSize, Order.ASC);
-        PageQuery query = new PageQuery(client, SampleComments.TABLE, SampleComments.GSI, "PK2");
-        PageQuery.Page viaIndex = query.fetch(start);
+        PageReader<Map<String, AttributeValue>> reader =
+            PageReader.of(client, SampleComments.TABLE, SampleComments.GSI, index);
+        ItemPage<Map<String, AttributeValue>> viaIndex = reader.read(hot, shown, pageSize, Order.ASC);
         out.printf("%nPage %d of %d of %s through the index: %d Query request(s), %.1f read capacity units%n",
             shown, pages, hot, viaIndex.requests(), viaIndex.consumedReadCapacity());
         for (Map<String, AttributeValue> item : viaIndex.items()) {

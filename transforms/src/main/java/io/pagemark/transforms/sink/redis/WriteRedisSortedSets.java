@@ -37,7 +37,7 @@ import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * Writes an index into Redis: one sorted set per group, members encoded so that Redis's rank order is the index's
- * order (see {@link io.pagemark.format.redis.SortedSetMember}), read back by {@link io.pagemark.lookup.redis.RedisIndex}. Each
+ * order (see {@link io.pagemark.format.redis.SortedSetMember}), read back by {@link io.pagemark.lookup.Indexes#open(String)}. Each
  * {@link OrderedPart} is loaded with pipelined ZADD batches into the build's temporary set of its group (parts load in
  * parallel); once all parts of a group are loaded, the temporary set is checked and RENAMEd over the live one, so
  * readers see each group's old or new set, never a partial one. Finally the build is recorded, groups the table no
