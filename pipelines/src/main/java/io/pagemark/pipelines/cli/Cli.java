@@ -40,6 +40,7 @@ public final class Cli {
     CommandLine cl = new CommandLine(command, new StreamsFactory(out, err));
     cl.setOut(writer(out));
     cl.setErr(writer(err));
+    cl.setExpandAtFiles(false); // "@name" is a value (a group key may start with @), never a file to read
     cl.setParameterExceptionHandler(new UsageErrors());
     cl.setExecutionExceptionHandler((e, failed, parsed) -> {
       failed.getErr().println(failed.getCommandSpec().qualifiedName() + ": failed: " + rootMessage(e));

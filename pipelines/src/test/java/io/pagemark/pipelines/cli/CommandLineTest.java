@@ -18,10 +18,13 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.options.Description;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
@@ -95,9 +98,17 @@ class CommandLineTest {
   }
 
   @Test
-  void optionsTakeTheirValueAfterAnEqualsSignOrAsTheNextArgument() {
+  void optionsTakeTheirValueAfterAnEqualsSignOrAsTheNextArgument(@TempDir Path dir) throws Exception {
     Run spaced = pagemark("gc", "--index", "/nowhere/at/all", "--keep", "0");
     assertUsageError(spaced, "pagemark gc: --keep must be between 1 and 1000000, not 0");
+    assertUsageError(pagemark("gc", "--Index=x"), "pagemark gc: unknown option --Index");
+
+    // Only the first '=' separates; a value that starts with '@' is a value, not a file of arguments.
+    Path arguments = Files.writeString(dir.resolve("args"), "--colour=red");
+    Run r = pagemark("lookup", "--index=" + dir.resolve("a=b"), "--group", "@" + arguments, "--page=1",
+        "--pageSize=1");
+    assertThat(r.err, r.code, is(ExitCode.FAILURE));
+    assertThat(r.err, allOf(containsString("no such index directory"), containsString("a=b")));
   }
 
   @Test
