@@ -100,14 +100,15 @@ public final class StreamBacklogBenchmark {
     @Spec CommandSpec spec;
 
     @Option(names = "--records", paramLabel = "N", defaultValue = "5000",
-        description = "Change records in the backlog, 100 to 1000000.")
+        description = "Change records in the backlog, 100 to 1000000. Default: ${DEFAULT-VALUE}.")
     long records;
 
-    @Option(names = "--rounds", paramLabel = "N", defaultValue = "2", description = "Runs of each variant, 1 to 100.")
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "2",
+        description = "Runs of each variant, 1 to 100. Default: ${DEFAULT-VALUE}.")
     long rounds;
 
     @Option(names = "--timeoutSeconds", paramLabel = "S", defaultValue = "600",
-        description = "Give a run up after this long, 10 to 86400.")
+        description = "Give a run up after this long, 10 to 86400. Default: ${DEFAULT-VALUE}.")
     long timeoutSeconds;
 
     @Option(names = "--variants", paramLabel = "NAME[,NAME...]",

@@ -188,22 +188,24 @@ public final class StreamLagBenchmark {
   public static final class Options implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Option(names = "--rate", paramLabel = "N", defaultValue = "50", description = "Writes per second, 1 to 2000.")
+    @Option(names = "--rate", paramLabel = "N", defaultValue = "50",
+        description = "Writes per second, 1 to 2000. Default: ${DEFAULT-VALUE}.")
     long rate;
 
-    @Option(names = "--seconds", paramLabel = "S", defaultValue = "60", description = "Measured seconds, 5 to 86400.")
+    @Option(names = "--seconds", paramLabel = "S", defaultValue = "60",
+        description = "Measured seconds, 5 to 86400. Default: ${DEFAULT-VALUE}.")
     long seconds;
 
     @Option(names = "--commitSeconds", paramLabel = "S", defaultValue = "5",
-        description = "Seconds between commits, 1 to 3600.")
+        description = "Seconds between commits, 1 to 3600. Default: ${DEFAULT-VALUE}.")
     long commitSeconds;
 
     @Option(names = "--flushMillis", paramLabel = "MS", defaultValue = "1000",
-        description = "The stream's --flushMillis, 1 to 600000.")
+        description = "The stream's --flushMillis, 1 to 600000. Default: ${DEFAULT-VALUE}.")
     long flushMillis;
 
     @Option(names = "--redis", paramLabel = "true|false", defaultValue = "false",
-        description = "Also stream into Redis and measure the lag to visible there.")
+        description = "Also stream into Redis and measure the lag to visible there. Default: ${DEFAULT-VALUE}.")
     String redis;
 
     @Option(names = "--runner", paramLabel = "RUNNER", description = "The stream's runner (default: DirectRunner).")

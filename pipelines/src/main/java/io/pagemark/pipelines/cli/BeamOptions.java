@@ -31,7 +31,8 @@ import picocli.CommandLine.TypeConversionException;
  * command that implements {@link Pipeline}.
  */
 public final class BeamOptions implements CommandLine.IModelTransformer {
-  private static final Pattern UNKNOWN = Pattern.compile("missing a property named '([^']*)'\\.(?: Did you mean (.*)\\?)?");
+  private static final Pattern UNKNOWN =
+      Pattern.compile("missing a property named '([^']*)'\\.(?: Did you mean (.*)\\?)?");
 
   /** A command whose options are those of a Beam options interface. */
   public interface Pipeline {

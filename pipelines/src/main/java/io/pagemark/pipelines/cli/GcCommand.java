@@ -27,11 +27,11 @@ public final class GcCommand implements Callable<Integer> {
   String index;
 
   @Option(names = "--keep", paramLabel = "N", defaultValue = "3",
-      description = "Published builds to keep (the newest). Default: 3.")
+      description = "Published builds to keep (the newest). Default: ${DEFAULT-VALUE}.")
   long keep;
 
   @Option(names = "--graceMinutes", paramLabel = "M", defaultValue = "60",
-      description = "Never remove a build, or a partial one, younger than this. Default: 60.")
+      description = "Never remove a build, or a partial one, younger than this. Default: ${DEFAULT-VALUE}.")
   long graceMinutes;
 
   private final PrintStream out;

@@ -54,7 +54,7 @@ public final class LookupCommand implements Callable<Integer> {
   long pageSize;
 
   @Option(names = "--order", paramLabel = "asc|desc", defaultValue = "asc",
-      description = "asc: the GSI's order (ScanIndexForward=true); desc: the reverse. Default: asc.")
+      description = "asc: the GSI's order (ScanIndexForward=true); desc: the reverse. Default: ${DEFAULT-VALUE}.")
   Order order;
 
   @Option(names = "--build", paramLabel = "ID", description = "Read this build (default: the current one).")

@@ -61,18 +61,20 @@ public final class PageCommand implements Callable<Integer> {
   long pageSize;
 
   @Option(names = "--order", paramLabel = "asc|desc", defaultValue = "asc",
-      description = "asc: the GSI's order (ScanIndexForward=true); desc: the reverse. Default: asc.")
+      description = "asc: the GSI's order (ScanIndexForward=true); desc: the reverse. Default: ${DEFAULT-VALUE}.")
   Order order;
 
   @Option(names = "--freshPages", paramLabel = "K", defaultValue = "0",
-      description = "Serve pages 1..K straight from DynamoDB, so items written since the build show there. Default: 0.")
+      description = "Serve pages 1..K straight from DynamoDB, so items written since the build show there."
+          + " Default: ${DEFAULT-VALUE}.")
   long freshPages;
 
   @Option(names = "--dynamoEndpoint", paramLabel = "URL",
       description = "DynamoDB endpoint, e.g. http://127.0.0.1:8000 for DynamoDB Local (default: AWS).")
   String dynamoEndpoint;
 
-  @Option(names = "--awsRegion", paramLabel = "R", description = "AWS region (default: the AWS chain's, else us-east-1).")
+  @Option(names = "--awsRegion", paramLabel = "R",
+      description = "AWS region (default: the AWS chain's, else us-east-1).")
   String awsRegion;
 
   @Option(names = "--build", paramLabel = "ID", description = "Read this build (default: the current one).")

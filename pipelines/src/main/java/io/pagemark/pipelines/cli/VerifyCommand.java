@@ -61,16 +61,17 @@ public final class VerifyCommand implements Callable<Integer> {
       description = "DynamoDB endpoint, e.g. http://127.0.0.1:8000 for DynamoDB Local (default: AWS).")
   String dynamoEndpoint;
 
-  @Option(names = "--awsRegion", paramLabel = "R", description = "AWS region (default: the AWS chain's, else us-east-1).")
+  @Option(names = "--awsRegion", paramLabel = "R",
+      description = "AWS region (default: the AWS chain's, else us-east-1).")
   String awsRegion;
 
   @Option(names = "--tolerance", paramLabel = "F", defaultValue = "0",
       description = "Fraction of groups that may disagree on counts, and of sampled keys that may be missing, and by"
-          + " how much a group's counts may differ (relative). Default: 0.")
+          + " how much a group's counts may differ (relative). Default: ${DEFAULT-VALUE}.")
   String tolerance;
 
   @Option(names = "--samplesPerGroup", paramLabel = "N", defaultValue = "5",
-      description = "Ranks checked with GetItem per group, 0 to 10000. Default: 5.")
+      description = "Ranks checked with GetItem per group, 0 to 10000. Default: ${DEFAULT-VALUE}.")
   long samplesPerGroup;
 
   @Option(names = "--maxGroups", paramLabel = "N",
@@ -79,7 +80,7 @@ public final class VerifyCommand implements Callable<Integer> {
   Long maxGroups;
 
   @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
-      description = "Seed of the samples of groups and ranks. Default: 1.")
+      description = "Seed of the samples of groups and ranks. Default: ${DEFAULT-VALUE}.")
   long seed;
 
   private final PrintStream out;

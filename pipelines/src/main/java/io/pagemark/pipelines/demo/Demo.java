@@ -48,25 +48,27 @@ public final class Demo implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(names = "--items", paramLabel = "N", defaultValue = "50000",
-      description = "Comments to load, 1 to 10000000. Default: 50000.")
+      description = "Comments to load, 1 to 10000000. Default: ${DEFAULT-VALUE}.")
   long itemCount;
 
   @Option(names = "--products", paramLabel = "N", defaultValue = "300",
-      description = "Products (groups) they comment on, 6 to 1000000. Default: 300.")
+      description = "Products (groups) they comment on, 6 to 1000000. Default: ${DEFAULT-VALUE}.")
   long productCount;
 
-  @Option(names = "--pageSize", paramLabel = "S", defaultValue = "20", description = "1 to 1000. Default: 20.")
+  @Option(names = "--pageSize", paramLabel = "S", defaultValue = "20",
+      description = "1 to 1000. Default: ${DEFAULT-VALUE}.")
   long pageSizeOption;
 
   @Option(names = "--page", paramLabel = "N", defaultValue = "292",
-      description = "The page to read (the last one if the group has fewer). Default: 292.")
+      description = "The page to read (the last one if the group has fewer). Default: ${DEFAULT-VALUE}.")
   long pageOption;
 
-  @Option(names = "--seed", paramLabel = "S", defaultValue = "42", description = "Seed of the sample data. Default: 42.")
+  @Option(names = "--seed", paramLabel = "S", defaultValue = "42",
+      description = "Seed of the sample data. Default: ${DEFAULT-VALUE}.")
   long seed;
 
   @Option(names = "--output", paramLabel = "DIR", defaultValue = ".pagemark/demo-index",
-      description = "Where the index is written (and left). Default: .pagemark/demo-index.")
+      description = "Where the index is written (and left). Default: ${DEFAULT-VALUE}.")
   Path output;
 
   private final PrintStream out;

@@ -25,7 +25,8 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "flink-cluster",
     description = "A local standalone Flink session cluster (a JobManager and TaskManagers, each its own JVM on this"
-        + " machine) for users without a Flink install; submit to it with --runner=FlinkRunner --flinkMaster=HOST:PORT.",
+        + " machine) for users without a Flink install; submit to it with --runner=FlinkRunner"
+        + " --flinkMaster=HOST:PORT.",
     subcommands = {FlinkClusterCommand.Start.class, FlinkClusterCommand.Stop.class, FlinkClusterCommand.Status.class})
 public final class FlinkClusterCommand implements Callable<Integer> {
   /** System property naming the default state folder (bin/pagemark sets it inside the checkout). */
@@ -58,7 +59,7 @@ public final class FlinkClusterCommand implements Callable<Integer> {
     @Mixin Dir dir;
 
     @Option(names = "--taskmanagers", paramLabel = "N", defaultValue = "2",
-        description = "TaskManager JVMs, 1 to 16. Default: 2.")
+        description = "TaskManager JVMs, 1 to 16. Default: ${DEFAULT-VALUE}.")
     long taskmanagers;
 
     @Option(names = "--slots", paramLabel = "N", description = "Task slots per TaskManager, 1 to 16. Default: 2.")

@@ -40,15 +40,16 @@ public final class RelayCommand implements Callable<Integer> {
       description = "Kinesis endpoint, e.g. http://127.0.0.1:4567 for kinesalite (default: AWS).")
   String kinesisEndpoint;
 
-  @Option(names = "--awsRegion", paramLabel = "R", description = "AWS region (default: the AWS chain's, else us-east-1).")
+  @Option(names = "--awsRegion", paramLabel = "R",
+      description = "AWS region (default: the AWS chain's, else us-east-1).")
   String awsRegion;
 
   @Option(names = "--createStream", paramLabel = "SHARDS", defaultValue = "0",
-      description = "Create the Kinesis stream first, with this many shards (0: it exists). Default: 0.")
+      description = "Create the Kinesis stream first, with this many shards (0: it exists). Default: ${DEFAULT-VALUE}.")
   long createStream;
 
   @Option(names = "--progressSeconds", paramLabel = "S", defaultValue = "5",
-      description = "Seconds between progress lines on stderr (0: none). Default: 5.")
+      description = "Seconds between progress lines on stderr (0: none). Default: ${DEFAULT-VALUE}.")
   long progressSeconds;
 
   private final PrintStream out;

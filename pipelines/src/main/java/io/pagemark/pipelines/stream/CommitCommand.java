@@ -36,7 +36,8 @@ public final class CommitCommand implements Callable<Integer> {
       description = "DynamoDB endpoint, e.g. http://127.0.0.1:8000 for DynamoDB Local (default: AWS).")
   String dynamoEndpoint;
 
-  @Option(names = "--awsRegion", paramLabel = "R", description = "AWS region (default: the AWS chain's, else us-east-1).")
+  @Option(names = "--awsRegion", paramLabel = "R",
+      description = "AWS region (default: the AWS chain's, else us-east-1).")
   String awsRegion;
 
   @Option(names = "--resolveTies", paramLabel = "true|false",
@@ -45,11 +46,12 @@ public final class CommitCommand implements Callable<Integer> {
   String resolveTies;
 
   @Option(names = "--keepBuilds", paramLabel = "N", defaultValue = "3",
-      description = "Published builds to keep, 2 to 1000. Default: 3.")
+      description = "Published builds to keep, 2 to 1000. Default: ${DEFAULT-VALUE}.")
   long keepBuilds;
 
   @Option(names = "--dedupeHours", paramLabel = "H", defaultValue = "24",
-      description = "Hours a change is remembered, so that a change read twice is applied once. Default: 24.")
+      description = "Hours a change is remembered, so that a change read twice is applied once."
+          + " Default: ${DEFAULT-VALUE}.")
   long dedupeHours;
 
   private final PrintStream out;

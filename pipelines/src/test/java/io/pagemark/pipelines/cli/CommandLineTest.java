@@ -82,10 +82,12 @@ class CommandLineTest {
     assertUsageError(unknown, "pagemark: unknown command \"lookupp\" (demo, backfill, stream, commit, lookup, page,"
         + " verify, gc, relay, flink-cluster or help)");
     assertThat(unknown.err, containsString("pagemark lookup"));
-    assertUsageError(pagemark("gc", "--index=/nowhere", "--keep=1", "--keep=2"), "pagemark gc: option --keep given twice");
+    assertUsageError(pagemark("gc", "--index=/nowhere", "--keep=1", "--keep=2"),
+        "pagemark gc: option --keep given twice");
     assertUsageError(pagemark("gc", "--index"), "pagemark gc: option --index needs a value: --index=DIR");
     assertUsageError(pagemark("gc", "--index="), "pagemark gc: --index must not be empty");
-    assertUsageError(pagemark("gc", "--index=x", "--keep=0"), "pagemark gc: --keep must be between 1 and 1000000, not 0");
+    assertUsageError(pagemark("gc", "--index=x", "--keep=0"),
+        "pagemark gc: --keep must be between 1 and 1000000, not 0");
     assertUsageError(pagemark("gc"), "pagemark gc: missing required option --index");
     assertUsageError(pagemark("commit"), "pagemark commit: missing required option --index");
     assertUsageError(pagemark("page", "--index=x", "--group=g", "--page=1", "--pageSize=2"),
@@ -122,7 +124,8 @@ class CommandLineTest {
     for (Map.Entry<String, Method> p : properties.entrySet()) {
       String described = p.getValue().getAnnotation(Description.class).value();
       assertThat(help.out, containsString("      " + p.getKey() + "="));
-      assertThat(p.getKey(), help.out.replaceAll("\\s+", " "), containsString(described.substring(0, Math.min(30, described.length()))));
+      String start = described.substring(0, Math.min(30, described.length()));
+      assertThat(p.getKey(), help.out.replaceAll("\\s+", " "), containsString(start));
     }
     assertThat(help.out, containsString("--segments=N "));
     assertThat(help.out, containsString("Default: 8."));
