@@ -41,7 +41,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
           + " to Redis (--redis), or both. Prints progress on stderr and a one-line summary.",
       "Give --gsi=INDEX, or --groupAttribute and --sortAttribute."
     })
-public final class BackfillCommand implements Callable<Integer>, BeamOptions.Pipeline {
+public final class BackfillCommand implements Callable<Integer>, BeamOptions.PipelineCommand {
   @Spec CommandSpec spec;
   private final PrintStream out;
   private final PrintStream err;

@@ -28,21 +28,21 @@ import picocli.CommandLine.TypeConversionException;
  * lists it and picocli checks it; every other argument (Beam's own options such as {@code --runner=FlinkRunner}) is
  * passed through. {@link #parse} hands them all to {@link PipelineOptionsFactory}, which has the last word: an option
  * Beam does not know either is a usage error. Use it as {@code @Command(modelTransformer = BeamOptions.class)} on a
- * command that implements {@link Pipeline}.
+ * command that implements {@link PipelineCommand}.
  */
 public final class BeamOptions implements CommandLine.IModelTransformer {
   private static final Pattern UNKNOWN =
       Pattern.compile("missing a property named '([^']*)'\\.(?: Did you mean (.*)\\?)?");
 
   /** A command whose options are those of a Beam options interface. */
-  public interface Pipeline {
+  public interface PipelineCommand {
     Class<? extends PipelineOptions> optionsInterface();
   }
 
   @Override
   public CommandSpec transform(CommandSpec spec) {
     StringBuilder synopsis = new StringBuilder("${COMMAND-FULL-NAME}");
-    for (Method getter : properties(((Pipeline) spec.userObject()).optionsInterface()).values()) {
+    for (Method getter : properties(((PipelineCommand) spec.userObject()).optionsInterface()).values()) {
       OptionSpec o = option(getter);
       spec.addOption(o);
       if (o.required()) {

@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
           + " them to the write-ahead log of a file index (--output; pagemark commit publishes them), applies them to"
           + " a Redis index (--redis), or both. SIGTERM or Ctrl-C stops it (exit code 0); the next run resumes."
     })
-public final class StreamCommand implements Callable<Integer>, BeamOptions.Pipeline {
+public final class StreamCommand implements Callable<Integer>, BeamOptions.PipelineCommand {
   @Spec CommandSpec spec;
   private final PrintStream out;
   private final PrintStream err;
