@@ -1,5 +1,6 @@
 package io.pagemark.transforms.source;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pagemark.transforms.Backfill;
 
 import io.pagemark.dynamo.DynamoConnection;
@@ -91,10 +92,10 @@ public final class ScanSegmentFn extends DoFn<Integer, IndexEntry> {
           skipped.inc();
         } else {
           deadLetters.inc();
-          out.get(DEAD_LETTERS)
-              .output("{\"reason\":" + Json.quote(x.rejection()) + ",\"key\":"
-                  + ItemKeys.describe(item, schema.primaryKeyNames()) + ",\"attributes\":"
-                  + ItemKeys.describe(item, names) + "}");
+          ObjectNode line = Json.object().put("reason", x.rejection());
+          line.set("key", ItemKeys.describeJson(item, schema.primaryKeyNames()));
+          line.set("attributes", ItemKeys.describeJson(item, names));
+          out.get(DEAD_LETTERS).output(Json.write(line));
         }
       }
       itemsRead.inc(page.items().size());

@@ -1,5 +1,6 @@
 package io.pagemark.transforms.sink.file;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pagemark.transforms.order.OrderGroups;
 import io.pagemark.transforms.Backfill;
 import io.pagemark.transforms.order.OrderedPart;
@@ -114,11 +115,11 @@ public final class WritePartFn extends DoFn<OrderedPart, GroupSummary> {
 
   static GroupSummary summary(KeyValue group, GroupHeader done, Stats stats) {
     String relative = GroupPaths.relativePath(group);
-    String line =
-        "{\"group\":" + group + ",\"file\":" + Json.quote(relative) + ",\"count\":" + done.entryCount()
-            + ",\"recordWidth\":" + done.recordWidth() + ",\"sha256\":\""
-            + HexFormat.of().formatHex(done.recordsSha256()) + "\",\"tieRuns\":" + stats.tieRuns()
-            + ",\"tieRunsUnresolved\":" + stats.unresolvedRuns() + "}";
+    ObjectNode manifestLine = Json.object();
+    manifestLine.set("group", Json.of(group));
+    String line = Json.write(manifestLine.put("file", relative).put("count", done.entryCount())
+        .put("recordWidth", done.recordWidth()).put("sha256", HexFormat.of().formatHex(done.recordsSha256()))
+        .put("tieRuns", stats.tieRuns()).put("tieRunsUnresolved", stats.unresolvedRuns()));
     return new GroupSummary(relative, line, done.entryCount(), stats.tieRuns(), stats.unresolvedRuns());
   }
 }
