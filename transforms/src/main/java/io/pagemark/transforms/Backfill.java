@@ -164,7 +164,7 @@ public abstract class Backfill extends PTransform<PBegin, PCollection<Published>
   }
 
   @Override
-  public void validate(PipelineOptions options) {
+  public void validate(@Nullable PipelineOptions options) {
     if (sinks().isEmpty()) {
       throw new IllegalArgumentException("Backfill needs at least one sink: withSink(...)");
     }
@@ -173,6 +173,7 @@ public abstract class Backfill extends PTransform<PBegin, PCollection<Published>
 
   @Override
   public PCollection<Published> expand(PBegin begin) {
+    validate(begin.getPipeline().getOptions()); // names what is missing before Beam trips over it
     int segments = getSegments();
     PCollectionTuple scanned =
         begin

@@ -161,7 +161,7 @@ public abstract class BuildIndex extends PTransform<PCollection<IndexEntry>, PCo
   }
 
   @Override
-  public void validate(PipelineOptions options) {
+  public void validate(@Nullable PipelineOptions options) {
     if (getSinks().isEmpty()) {
       throw new IllegalArgumentException("BuildIndex needs at least one sink: withSink(...)");
     }
@@ -170,6 +170,7 @@ public abstract class BuildIndex extends PTransform<PCollection<IndexEntry>, PCo
 
   @Override
   public PCollection<Published> expand(PCollection<IndexEntry> entries) {
+    validate(entries.getPipeline().getOptions()); // without a sink, Beam would fail first, on the output's coder
     PCollection<OrderedPart> parts = entries.apply("Order groups", getOrder());
     BuildContext.ScanCounts counts = getScanCounts();
     BuildContext build = new BuildContext(schema(), getBuildId(), getBuildTimeMillis(), getKeepBuilds(),
