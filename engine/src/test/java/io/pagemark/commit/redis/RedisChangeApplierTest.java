@@ -18,6 +18,7 @@ import io.pagemark.format.redis.RedisLayout;
 import io.pagemark.format.redis.SortedSetMember;
 import io.pagemark.testing.RedisServer;
 import io.pagemark.order.TieOrder;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HexFormat;
@@ -62,8 +63,8 @@ class RedisChangeApplierTest {
   }
 
   RedisChangeApplier applier(TieOrder ties) {
-    RedisSession s = new RedisSession(RedisAddress.parse(redis.uri()), "test", 10_000,
-        () -> {});
+    RedisSession s = new RedisSession(RedisAddress.parse(redis.uri()), "test",
+        RedisBackoff.exponential(Duration.ofSeconds(10)), () -> {});
     return new RedisChangeApplier(s, layout, Records.SCHEMA, ties, TimeUnit.HOURS.toMillis(24), () -> now);
   }
 

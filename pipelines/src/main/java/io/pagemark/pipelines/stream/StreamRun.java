@@ -110,8 +110,9 @@ public final class StreamRun implements AutoCloseable {
       String prefix = o.getRedisKeyPrefix() != null ? o.getRedisKeyPrefix()
           : RedisLayout.defaultPrefix(schema.table(), schema.indexName(), schema.groupAttribute(),
               schema.sortAttribute().name());
-      redis = new RedisStreamTarget(RedisAddress.parse(o.getRedis()), prefix, schema,
-          o.getResolveTies() ? dynamo : null, java.util.concurrent.TimeUnit.HOURS.toMillis(o.getDedupeHours()));
+      redis = RedisStreamTarget.builder().setAddress(RedisAddress.parse(o.getRedis())).setKeyPrefix(prefix)
+          .setSchema(schema).setTies(o.getResolveTies() ? dynamo : null)
+          .setDedupeMillis(java.util.concurrent.TimeUnit.HOURS.toMillis(o.getDedupeHours())).build();
       RedisCatchUp.checkSchema(redis);
     }
     try (KinesisClient k = kinesis.client()) {

@@ -2,6 +2,7 @@ package io.pagemark.transforms.source;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pagemark.transforms.Backfill;
+import io.pagemark.transforms.BuildContext.ScanCounts;
 
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.dynamo.IndexEntry;
@@ -101,9 +102,9 @@ public final class ScanSegmentFn extends DoFn<Integer, IndexEntry> {
       itemsRead.inc(page.items().size());
       start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
     } while (start != null);
-    out.get(TALLIES).output(KV.of(Tally.ITEMS_SCANNED, scanned));
-    out.get(TALLIES).output(KV.of(Tally.SKIPPED_NO_GROUP_KEY, noGroup));
-    out.get(TALLIES).output(KV.of(Tally.SKIPPED_NO_SORT_KEY, noSort));
+    out.get(TALLIES).output(KV.of(ScanCounts.ITEMS_SCANNED, scanned));
+    out.get(TALLIES).output(KV.of(ScanCounts.SKIPPED_NO_GROUP_KEY, noGroup));
+    out.get(TALLIES).output(KV.of(ScanCounts.SKIPPED_NO_SORT_KEY, noSort));
   }
 
   private List<String> projected() {
@@ -119,14 +120,5 @@ public final class ScanSegmentFn extends DoFn<Integer, IndexEntry> {
     if (client != null) {
       client.close();
     }
-  }
-
-  /** Names of the counts the scan reports per segment. */
-  public static final class Tally {
-    public static final String ITEMS_SCANNED = "itemsScanned";
-    public static final String SKIPPED_NO_GROUP_KEY = "skippedNoGroupKey";
-    public static final String SKIPPED_NO_SORT_KEY = "skippedNoSortKey";
-
-    private Tally() {}
   }
 }

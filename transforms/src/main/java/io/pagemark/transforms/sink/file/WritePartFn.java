@@ -27,12 +27,12 @@ import org.apache.beam.sdk.values.TupleTag;
  * Writes an ordered part into the partial build: a group of one part straight to its group file; a part of a bigger
  * group to a part file (same format, its own record width) that {@link ConcatPartsFn} joins once all parts exist.
  */
-public final class WritePartFn extends DoFn<OrderedPart, GroupSummary> {
-  public static final TupleTag<GroupSummary> GROUPS = new TupleTag<>("groups") {};
-  public static final TupleTag<KV<String, PartFile>> PARTS = new TupleTag<>("parts") {};
+final class WritePartFn extends DoFn<OrderedPart, GroupSummary> {
+  static final TupleTag<GroupSummary> GROUPS = new TupleTag<>("groups") {};
+  static final TupleTag<KV<String, PartFile>> PARTS = new TupleTag<>("parts") {};
 
   /** A written part file of a group. */
-  public record PartFile(int part, int parts, String path, long entries, int width) implements Serializable {
+  record PartFile(int part, int parts, String path, long entries, int width) implements Serializable {
     private static final long serialVersionUID = 1L;
   }
 
@@ -43,7 +43,7 @@ public final class WritePartFn extends DoFn<OrderedPart, GroupSummary> {
   private final Counter groups = Metrics.counter(Backfill.METRICS, "groupsWritten");
   private final Counter entries = Metrics.counter(Backfill.METRICS, "entriesWritten");
 
-  public WritePartFn(KeySchema schema, String root, String buildId, long buildTimeMillis) {
+  WritePartFn(KeySchema schema, String root, String buildId, long buildTimeMillis) {
     this.schema = schema;
     this.root = root;
     this.buildId = buildId;

@@ -56,8 +56,16 @@ class RedisPublishIT {
     try (Jedis j = client()) {
       j.flushDB();
     }
-    target = new RedisTarget(RedisAddress.parse("redis://127.0.0.1:" + redis.port() + "/" + DB), "test:publish:",
-        RedisIndexMeta.schema("t", "i", "G", KeyType.S, SCHEMA.storedAttributes()), "b2", 0, 10, 60_000, 2_000);
+    target = RedisTarget.builder()
+        .setAddress(RedisAddress.parse("redis://127.0.0.1:" + redis.port() + "/" + DB))
+        .setKeyPrefix("test:publish:")
+        .setSchema(RedisIndexMeta.schema("t", "i", "G", KeyType.S, SCHEMA.storedAttributes()))
+        .setBuildId("b2")
+        .setBuildTimeMillis(0)
+        .setBatchSize(10)
+        .setTemporaryTtlMillis(60_000)
+        .setMaxRetryMillis(2_000)
+        .build();
     layout = target.layout();
   }
 
