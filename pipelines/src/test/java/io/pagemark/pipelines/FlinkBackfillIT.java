@@ -1,12 +1,12 @@
 package io.pagemark.pipelines;
 
+import io.pagemark.pipelines.flink.FlinkRest;
 import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.pipelines.flink.FlinkTarget;
 import io.pagemark.testing.DynamoDbLocal;
 import io.pagemark.testing.SharedDynamoDbLocal;
 import io.pagemark.testing.flink.FlinkCluster;
 import io.pagemark.testing.flink.FlinkJvm;
-import io.pagemark.testing.flink.FlinkRest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;

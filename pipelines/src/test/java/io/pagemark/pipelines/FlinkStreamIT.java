@@ -1,5 +1,6 @@
 package io.pagemark.pipelines;
 
+import io.pagemark.pipelines.flink.FlinkRest;
 import io.pagemark.pipelines.flink.FlinkTarget;
 import io.pagemark.pipelines.relay.Relay;
 import io.pagemark.testing.DynamoDbLocal;
@@ -7,7 +8,6 @@ import io.pagemark.testing.Kinesalite;
 import io.pagemark.testing.SharedDynamoDbLocal;
 import io.pagemark.testing.SharedKinesalite;
 import io.pagemark.testing.flink.FlinkCluster;
-import io.pagemark.testing.flink.FlinkRest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;

@@ -2,8 +2,8 @@ package io.pagemark.pipelines.flink;
 
 import io.pagemark.pipelines.cli.Cli;
 import io.pagemark.pipelines.cli.ExitCode;
+import io.pagemark.testing.flink.ClusterOverview;
 import io.pagemark.testing.flink.FlinkCluster;
-import io.pagemark.testing.flink.FlinkRest;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -172,7 +172,7 @@ public final class FlinkClusterCommand implements Callable<Integer> {
         FlinkCluster c = found.get();
         int wanted = c.spec().taskManagers();
         // No lambdas over these types: each would be a method whose signature picocli reads.
-        FlinkRest.Overview o = s.overview().orElse(null);
+        ClusterOverview o = s.overview().orElse(null);
         out.println("REST and web UI: http://" + c.restAddress());
         out.println("JobManager:      " + (s.jobManagerAlive() ? "running" : "NOT RUNNING")
             + (o != null ? " (Flink " + o.flinkVersion() + ")" : s.jobManagerAlive() ? ", not answering" : ""));

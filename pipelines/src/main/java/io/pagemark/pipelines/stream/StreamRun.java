@@ -1,8 +1,8 @@
 package io.pagemark.pipelines.stream;
 
+import io.pagemark.pipelines.flink.FlinkRest;
 import io.pagemark.pipelines.backfill.Progress;
 import io.pagemark.pipelines.backfill.RedisSink;
-import io.pagemark.testing.flink.FlinkRest;
 
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.dynamo.KeySchema;

@@ -61,7 +61,7 @@ public final class FlinkCluster {
   }
 
   /** What {@link #status()} found: the processes alive and, if the JobManager answers, its overview. */
-  public record Status(boolean jobManagerAlive, int taskManagersAlive, Optional<FlinkRest.Overview> overview) {
+  public record Status(boolean jobManagerAlive, int taskManagersAlive, Optional<ClusterOverview> overview) {
     /** True when every process is alive and every TaskManager has registered. */
     public boolean healthy(int taskManagers) {
       return jobManagerAlive && taskManagersAlive == taskManagers
@@ -105,7 +105,7 @@ public final class FlinkCluster {
       Process jm = FlinkJvm.launch(lib, files, "jobmanager", jmResources, FlinkJvm.JOB_MANAGER_MAIN);
       cluster = cluster.with(jm.pid(), List.of());
       cluster.save();
-      FlinkRest rest = new FlinkRest(files.restAddress());
+      String rest = files.restAddress();
       cluster.await(rest, o -> true, "the JobManager's REST endpoint", files);
       progress.printf("flink-cluster: JobManager up at http://%s (%.1f s)%n", files.restAddress(),
           secondsSince(started));
@@ -175,10 +175,10 @@ public final class FlinkCluster {
     int tms =
         (int) taskManagerPids.stream().filter(pid -> process(pid, FlinkJvm.TASK_MANAGER_MAIN).isPresent()).count();
     boolean jm = process(jobManagerPid, FlinkJvm.JOB_MANAGER_MAIN).isPresent();
-    Optional<FlinkRest.Overview> overview = Optional.empty();
+    Optional<ClusterOverview> overview = Optional.empty();
     if (jm) {
       try {
-        overview = Optional.of(new FlinkRest(restAddress).overview());
+        overview = Optional.of(ClusterOverview.of(restAddress));
       } catch (IOException e) {
         // a JobManager that does not answer shows as such in the status
       }
@@ -261,7 +261,7 @@ public final class FlinkCluster {
   }
 
   /** Polls the overview until {@code ready} holds; fails early, with the log's tail, if a process of ours ends. */
-  private void await(FlinkRest rest, java.util.function.Predicate<FlinkRest.Overview> ready, String what,
+  private void await(String rest, java.util.function.Predicate<ClusterOverview> ready, String what,
       FlinkClusterFiles files) throws IOException {
     long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
     String last = "no answer yet";
@@ -277,7 +277,7 @@ public final class FlinkCluster {
         }
       }
       try {
-        FlinkRest.Overview o = rest.overview();
+        ClusterOverview o = ClusterOverview.of(rest);
         if (ready.test(o)) {
           return;
         }
