@@ -5,6 +5,8 @@ import io.pagemark.commit.IndexCommit;
 import io.pagemark.commit.IndexCommitTest;
 import io.pagemark.commit.TestIndex;
 import io.pagemark.change.Records;
+import io.pagemark.testing.RedisExtension;
+import io.pagemark.testing.RedisServer;
 import io.pagemark.transforms.sink.redis.StreamToRedis;
 import io.pagemark.wal.Wal;
 import io.pagemark.wal.WalSegment;
@@ -43,6 +45,7 @@ import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.TimestampedValue;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The stream's Beam pipeline on the DirectRunner, fed records directly (no Kinesis): what lands in the WAL. */
@@ -103,24 +106,23 @@ class StreamToWalTest {
   }
 
   @Test
-  void aStreamIntoTheWalAndRedisCountsEachRecordOnce(@TempDir Path root) throws Exception {
+  @ExtendWith(RedisExtension.class)
+  void aStreamIntoTheWalAndRedisCountsEachRecordOnce(@TempDir Path root, RedisServer redis) throws Exception {
     ChangeScenario s = new ChangeScenario(5, 60, 10, T0);
     List<TimestampedValue<KinesisRecord>> input = new ArrayList<>();
     for (int i = 0; i < s.records.size(); i++) {
       input.add(record(Records.bytes(s.records.get(i)), 1000 + i, T0 + 5 + i * 10L));
     }
-    try (io.pagemark.testing.RedisServer redis = io.pagemark.testing.RedisServer.start()) {
-      Pipeline p = Pipeline.create(PipelineOptionsFactory.create());
-      PCollection<KinesisRecord> records =
-          p.apply(Create.timestamped(input).withCoder(new TestRecordCoder()));
-      records.apply("WAL", StreamToWal.of(Records.SCHEMA).withOutput(root.toString()));
-      records.apply("Redis", StreamToRedis.of(Records.SCHEMA)
-          .to(io.pagemark.format.redis.RedisAddress.parse(redis.uri()), "count:").withoutRecordCounts());
-      PipelineResult result = p.run();
-      result.waitUntilFinish();
-      assertThat(counter(result, "recordsRead"), is((long) s.records.size()));
-      assertThat(counter(result, "changes"), is((long) s.changes(0, s.records.size()).size()));
-    }
+    Pipeline p = Pipeline.create(PipelineOptionsFactory.create());
+    PCollection<KinesisRecord> records =
+        p.apply(Create.timestamped(input).withCoder(new TestRecordCoder()));
+    records.apply("WAL", StreamToWal.of(Records.SCHEMA).withOutput(root.toString()));
+    records.apply("Redis", StreamToRedis.of(Records.SCHEMA)
+        .to(io.pagemark.format.redis.RedisAddress.parse(redis.uri()), "count:").withoutRecordCounts());
+    PipelineResult result = p.run();
+    result.waitUntilFinish();
+    assertThat(counter(result, "recordsRead"), is((long) s.records.size()));
+    assertThat(counter(result, "changes"), is((long) s.changes(0, s.records.size()).size()));
   }
 
   private static long counter(PipelineResult result, String name) {
