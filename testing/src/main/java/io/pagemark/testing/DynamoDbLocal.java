@@ -20,7 +20,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 public final class DynamoDbLocal implements LocalService {
   /** System property (or environment variable PAGEMARK_DYNAMODB_LOCAL) naming the folder with lib/ and native/. */
   public static final String HOME_PROPERTY = "pagemark.dynamodbLocal.home";
-  private static final Duration PING_TIMEOUT = Duration.ofSeconds(5);
+  private static final Duration PING_TIMEOUT = Duration.ofSeconds(10);
 
   private final Process process;
   private final int port;

@@ -40,7 +40,7 @@ public final class Kinesalite implements LocalService {
    * tests share one kinesalite and create a stream or more each, and would run into it.
    */
   static final int SHARD_LIMIT = 1000;
-  private static final Duration PING_TIMEOUT = Duration.ofSeconds(5);
+  private static final Duration PING_TIMEOUT = Duration.ofSeconds(10);
 
   private final Process process;
   private final int port;

@@ -27,7 +27,7 @@ public interface LocalService extends AutoCloseable {
 
   /**
    * Makes one cheap request and returns once it is answered; throws with what went wrong when it is not answered
-   * within a few seconds. Does not retry: a caller that tolerates a slow moment asks again.
+   * within 10 seconds. Does not retry: a caller that tolerates a slow moment asks again.
    */
   void ping() throws IOException;
 

@@ -19,7 +19,7 @@ import redis.clients.jedis.Jedis;
  */
 public final class RedisServer implements LocalService {
   private static final long START_TIMEOUT_MILLIS = 20_000;
-  private static final int PING_TIMEOUT_MILLIS = 5_000;
+  private static final int PING_TIMEOUT_MILLIS = 10_000;
 
   private final String executable;
   private final int port;
