@@ -3,7 +3,7 @@ package io.pagemark.pipelines;
 import io.pagemark.pipelines.backfill.BackfillCommand;
 import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.testing.DynamoDbLocal;
-import io.pagemark.testing.SharedDynamoDbLocal;
+import io.pagemark.testing.DynamoDbLocalExtension;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -35,6 +35,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,6 +46,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 
 /** The backfill against DynamoDB Local on the tricky table: every page of every group, in both orders. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(DynamoDbLocalExtension.class)
 public class BackfillIT {
   static final String TABLE = "tricky";
   DynamoDbLocal local;
@@ -52,8 +54,8 @@ public class BackfillIT {
   List<Map<String, AttributeValue>> items;
 
   @BeforeAll
-  void createTable() throws Exception {
-    local = SharedDynamoDbLocal.get();
+  void createTable(DynamoDbLocal local) throws Exception {
+    this.local = local;
     client = local.client();
     TrickyTable.create(client, TABLE);
     items = TrickyTable.items(7);

@@ -2,7 +2,7 @@ package io.pagemark.pipelines;
 
 import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.testing.DynamoDbLocal;
-import io.pagemark.testing.SharedDynamoDbLocal;
+import io.pagemark.testing.DynamoDbLocalExtension;
 
 import static io.pagemark.pipelines.BackfillIT.backfill;
 import static io.pagemark.pipelines.BackfillIT.cli;
@@ -33,6 +33,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,6 +53,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * pages show items written since the build; the {@code page} CLI's output and exit codes.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(DynamoDbLocalExtension.class)
 class PageReaderIT {
   static final String TABLE = "pagesTricky";
   @TempDir static Path dir;
@@ -60,8 +62,8 @@ class PageReaderIT {
   List<Map<String, AttributeValue>> items;
 
   @BeforeAll
-  void createTable() throws Exception {
-    local = SharedDynamoDbLocal.get();
+  void createTable(DynamoDbLocal local) throws Exception {
+    this.local = local;
     client = local.client();
     TrickyTable.create(client, TABLE);
     items = TrickyTable.items(11);

@@ -1,8 +1,8 @@
 package io.pagemark.pipelines;
 
 import io.pagemark.testing.LocalProcess;
+import io.pagemark.testing.RedisExtension;
 import io.pagemark.testing.RedisServer;
-import io.pagemark.testing.SharedRedis;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,6 +39,7 @@ import redis.clients.jedis.Jedis;
  * records, every page start equals the file index's for the same parts, through the library and through the CLI.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(RedisExtension.class)
 class RedisLookupIT {
   static final int[] PAGE_SIZES = {1, 3, 7, 50};
   static final List<String> KINDS = List.of("strings", "numbers", "binaries");
@@ -47,8 +49,8 @@ class RedisLookupIT {
   @TempDir static Path files;
 
   @BeforeAll
-  void loadAnIndexOfEveryKeyTypeIntoRedisAndIntoFiles() throws Exception {
-    redis = SharedRedis.get();
+  void loadAnIndexOfEveryKeyTypeIntoRedisAndIntoFiles(RedisServer redis) throws Exception {
+    this.redis = redis;
     try (Jedis j = redis.client()) {
       j.select(DB);
       j.flushDB();

@@ -1,8 +1,8 @@
 package io.pagemark.pipelines;
 
 import io.pagemark.testing.LocalProcess;
+import io.pagemark.testing.RedisExtension;
 import io.pagemark.testing.RedisServer;
-import io.pagemark.testing.SharedRedis;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -37,6 +37,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.TestInstance;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.args.ClientType;
@@ -49,12 +50,13 @@ import redis.clients.jedis.params.SetParams;
  * holds another index.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(RedisExtension.class)
 class RedisSinkIT {
   RedisServer redis;
 
   @BeforeAll
-  void startRedis() throws Exception {
-    redis = SharedRedis.get();
+  void startRedis(RedisServer redis) throws Exception {
+    this.redis = redis;
   }
 
   String uri(int db) {

@@ -3,11 +3,11 @@ package io.pagemark.pipelines;
 import io.pagemark.pipelines.flink.FlinkTarget;
 import io.pagemark.pipelines.relay.Relay;
 import io.pagemark.testing.DynamoDbLocal;
+import io.pagemark.testing.DynamoDbLocalExtension;
 import io.pagemark.testing.Kinesalite;
+import io.pagemark.testing.KinesaliteExtension;
+import io.pagemark.testing.RedisExtension;
 import io.pagemark.testing.RedisServer;
-import io.pagemark.testing.SharedDynamoDbLocal;
-import io.pagemark.testing.SharedKinesalite;
-import io.pagemark.testing.SharedRedis;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -39,6 +39,7 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -51,17 +52,15 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * of its resume positions) and stopped with SIGTERM; every page via Redis is checked; a commit is crashed at a random
  * step and run again. Every page of every group, in both orders, must be DynamoDB's own page.
  */
+@ExtendWith({DynamoDbLocalExtension.class, KinesaliteExtension.class, RedisExtension.class})
 class StreamIT {
   static final int PAGE = 7;
 
   @Test
-  void streamBackfillKillsAndCrashesLoseAndDoubleNothingAndEveryPageIsDynamoDbsPage(@TempDir Path dir)
-      throws Exception {
+  void streamBackfillKillsAndCrashesLoseAndDoubleNothingAndEveryPageIsDynamoDbsPage(@TempDir Path dir,
+      DynamoDbLocal local, Kinesalite kinesalite, RedisServer redis) throws Exception {
     long seed = Long.getLong("pagemark.test.seed", System.nanoTime());
     Random random = new Random(seed);
-    DynamoDbLocal local = SharedDynamoDbLocal.get();
-    Kinesalite kinesalite = SharedKinesalite.get();
-    RedisServer redis = SharedRedis.get();
     String table = "events";
     Path index = dir.resolve("index");
     String prefix = "it:" + table + ":";

@@ -1,6 +1,7 @@
 package io.pagemark.testing.flink;
 
 import io.pagemark.testing.LocalProcess;
+import io.pagemark.testing.LocalService;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,9 +24,9 @@ import java.util.stream.Collectors;
  * entrypoints, bound to 127.0.0.1 on free ports, sized for a small machine. Everything it writes (configuration, logs,
  * process ids, temporary files) lives in one state folder; a cluster started by one process can be found, queried and
  * stopped by another through that folder. Flink's jars come from the build's
- * {@code pipelines/flink-cluster/target/lib}.
+ * {@code testing/flink-cluster/target/lib}. As a {@link LocalService}, closing it is {@link #stop()}.
  */
-public final class FlinkCluster {
+public final class FlinkCluster implements LocalService {
   /** System property (or environment variable PAGEMARK_FLINK_HOME) naming the folder with Flink's lib/. */
   public static final String HOME_PROPERTY = FlinkJvm.HOME_PROPERTY;
   public static final String STATE_FILE = "cluster.properties";
@@ -156,6 +157,71 @@ public final class FlinkCluster {
   /** {@code host:port} of the JobManager's REST endpoint and web UI: the {@code --flinkMaster} of a job. */
   public String restAddress() {
     return restAddress;
+  }
+
+  @Override
+  public String name() {
+    return "Flink session cluster";
+  }
+
+  /** The REST endpoint and web UI, {@code http://127.0.0.1:PORT}. */
+  @Override
+  public String endpoint() {
+    return "http://" + restAddress;
+  }
+
+  /** The REST port (a restart picks new ports for all of its processes). */
+  @Override
+  public int port() {
+    return Integer.parseInt(restAddress.substring(restAddress.lastIndexOf(':') + 1));
+  }
+
+  /** Whether the JobManager and every TaskManager still run. */
+  @Override
+  public boolean isAlive() {
+    Status s = status();
+    return s.jobManagerAlive() && s.taskManagersAlive() == taskManagerPids.size();
+  }
+
+  @Override
+  public String exitStatus() {
+    Status s = status();
+    return "JobManager " + (s.jobManagerAlive() ? "running" : "gone") + ", " + s.taskManagersAlive() + " of "
+        + taskManagerPids.size() + " TaskManagers running";
+  }
+
+  /** The REST endpoint answers and counts every TaskManager as registered. */
+  @Override
+  public void ping() throws IOException {
+    ClusterOverview o = ClusterOverview.of(restAddress);
+    if (o.taskManagers() != spec.taskManagers()) {
+      throw new IOException(o.taskManagers() + " of " + spec.taskManagers() + " TaskManagers registered");
+    }
+  }
+
+  /** Each process's log and console output: the JobManager's first. */
+  @Override
+  public List<Path> logs() {
+    List<Path> logs = new ArrayList<>();
+    List<String> processes = new ArrayList<>(List.of("jobmanager"));
+    for (int i = 1; i <= spec.taskManagers(); i++) {
+      processes.add("taskmanager-" + i);
+    }
+    for (String p : processes) {
+      logs.add(logDir().resolve(p + ".log"));
+      logs.add(logDir().resolve(p + ".out"));
+    }
+    return logs;
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+
+  @Override
+  public String toString() {
+    return name() + " at " + endpoint();
   }
 
   public Spec spec() {

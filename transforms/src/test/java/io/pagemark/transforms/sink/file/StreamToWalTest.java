@@ -6,8 +6,8 @@ import io.pagemark.commit.IndexCommitTest;
 import io.pagemark.commit.TestIndex;
 import io.pagemark.change.Records;
 import io.pagemark.format.redis.RedisAddress;
+import io.pagemark.testing.RedisExtension;
 import io.pagemark.testing.RedisServer;
-import io.pagemark.testing.SharedRedis;
 import io.pagemark.transforms.TestPipelineExtension;
 import io.pagemark.transforms.sink.redis.StreamToRedis;
 import io.pagemark.transforms.source.TestKinesisRecords;
@@ -108,13 +108,14 @@ class StreamToWalTest {
   }
 
   @Test
-  void aStreamIntoTheWalAndRedisCountsEachRecordOnce(TestPipeline p, @TempDir Path root) throws Exception {
+  @ExtendWith(RedisExtension.class)
+  void aStreamIntoTheWalAndRedisCountsEachRecordOnce(TestPipeline p, @TempDir Path root, RedisServer redis)
+      throws Exception {
     ChangeScenario s = new ChangeScenario(5, 60, 10, T0);
     List<TimestampedValue<KinesisRecord>> input = new ArrayList<>();
     for (int i = 0; i < s.records.size(); i++) {
       input.add(record(Records.bytes(s.records.get(i)), 1000 + i, T0 + 5 + i * 10L));
     }
-    RedisServer redis = SharedRedis.get();
     PCollection<KinesisRecord> records =
         p.apply(Create.timestamped(input).withCoder(new TestKinesisRecords.Coder()));
     records.apply("WAL", StreamToWal.of(Records.SCHEMA).withOutput(root.toString()));

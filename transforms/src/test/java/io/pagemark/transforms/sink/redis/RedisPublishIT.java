@@ -11,8 +11,8 @@ import io.pagemark.format.IndexRecord;
 import io.pagemark.format.KeyAttribute;
 import io.pagemark.key.KeyType;
 import io.pagemark.key.KeyValue;
+import io.pagemark.testing.RedisExtension;
 import io.pagemark.testing.RedisServer;
-import io.pagemark.testing.SharedRedis;
 import io.pagemark.format.redis.RedisAddress;
 import io.pagemark.format.redis.RedisIndexMeta;
 import io.pagemark.format.redis.RedisLayout;
@@ -33,6 +33,7 @@ import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollectionView;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import redis.clients.jedis.Jedis;
 
 /**
@@ -40,6 +41,7 @@ import redis.clients.jedis.Jedis;
  * published, a publish that is retried after it succeeded is recognized, and a build whose published groups Redis
  * lost meanwhile does not finish.
  */
+@ExtendWith(RedisExtension.class)
 class RedisPublishIT {
   static final int DB = 10;
   static final KeySchema SCHEMA = new KeySchema("t", "i", "G", KeyType.S,
@@ -51,8 +53,8 @@ class RedisPublishIT {
   RedisLayout layout;
 
   @BeforeEach
-  void clean() throws Exception {
-    redis = SharedRedis.get();
+  void clean(RedisServer redis) throws Exception {
+    this.redis = redis;
     try (Jedis j = client()) {
       j.flushDB();
     }
