@@ -39,8 +39,8 @@ final class PrepareRedisFn extends DoFn<String, String> {
     byte[] v1 = target.layout().formatVersion1MetaKey();
     byte[] lease = target.layout().leaseKey(buildId);
     // Three hash slots (the index's keys, the registry, the old format's meta): three calls.
-    if (redis.call("look for an index of format version 1", v1, j -> j.exists(v1))
-        && redis.call("read the index's meta", meta, j -> !j.exists(meta))) {
+    if (redis.call("record the index's schema", v1, j -> j.exists(v1))
+        && redis.call("record the index's schema", meta, j -> !j.exists(meta))) {
       throw target.formatVersion1();
     }
     redis.call("record the index's schema", meta, j -> {

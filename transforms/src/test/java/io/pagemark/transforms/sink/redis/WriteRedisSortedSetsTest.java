@@ -98,7 +98,7 @@ class WriteRedisSortedSetsTest {
       assertThat(j.exists(layout.liveKey(RedisLayout.groupBytes(gone))), is(false));
       assertThat(j.exists(abandoned), is(false));
       assertThat(j.exists(layout.leaseKey("b1")), is(false));
-      assertThat(j.keys((prefix + "tmp:*").getBytes(StandardCharsets.UTF_8)), empty());
+      assertThat(j.keys(layout.tempKeyPattern()), empty());
     }
     assertThat(counter(result, "redisMembersLoaded"), is((long) ENTRIES.size()));
     assertThat(counter(result, "redisGroupsPublished"), is((long) groups.size()));
