@@ -158,7 +158,7 @@ class RedisSinkIT {
     assertThat("a temporary set always has a TTL", tempTtls, everyItem(greaterThan(0L)));
     try (Jedis j = client(db)) {
       assertHolds(j, layout, group("hot", 6_000, 2, 500));
-      assertThat(j.keys((prefix + "tmp:*").getBytes(StandardCharsets.UTF_8)), empty());
+      assertThat(j.keys(layout.tempKeyPattern()), empty());
     }
   }
 

@@ -239,11 +239,14 @@ final class RedisIndex implements Index {
         byte[] cursor = ScanParams.SCAN_POINTER_START_BINARY;
         do {
           ScanResult<byte[]> page = j.scan(cursor, params);
-          if (!page.getResult().isEmpty()) {
-            for (byte[] v : j.mget(page.getResult().toArray(new byte[0][]))) {
-              if (v != null) {
-                found.add(v);
-              }
+          // one GET per stamp, pipelined: MGET would cross slots in a cluster
+          redis.clients.jedis.Pipeline p = j.pipelined();
+          List<Response<byte[]>> values = new ArrayList<>();
+          page.getResult().forEach(k -> values.add(p.get(k)));
+          p.sync();
+          for (Response<byte[]> v : values) {
+            if (v.get() != null) {
+              found.add(v.get());
             }
           }
           cursor = page.getCursorAsBytes();
