@@ -1,6 +1,7 @@
 package io.pagemark.bench;
 
 import io.pagemark.testing.DynamoDbLocal;
+import io.pagemark.testing.RedisCluster;
 import io.pagemark.testing.RedisServer;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -22,6 +23,7 @@ public final class Context implements AutoCloseable {
   private final Sizes sizes;
   private DynamoDbLocal dynamo;
   private RedisServer redis;
+  private RedisCluster redisCluster;
   private CommentsFixture comments;
   private final List<String> notes = new ArrayList<>();
 
@@ -78,6 +80,18 @@ public final class Context implements AutoCloseable {
     return redis;
   }
 
+  /**
+   * A 3-master Redis Cluster of its own on loopback, started on first use (as {@link #redis()}; if it cannot form,
+   * this throws with its logs).
+   */
+  public RedisCluster redisCluster() throws IOException {
+    if (redisCluster == null) {
+      progress.println("bench: starting a Redis Cluster ...");
+      redisCluster = RedisCluster.start();
+    }
+    return redisCluster;
+  }
+
   /** The deep-page table (one group of {@link Sizes#deepItems()} comments) and its index, made on first use. */
   public CommentsFixture comments() throws Exception {
     if (comments == null) {
@@ -96,6 +110,9 @@ public final class Context implements AutoCloseable {
     }
     if (redis != null) {
       redis.close();
+    }
+    if (redisCluster != null) {
+      redisCluster.close();
     }
   }
 }

@@ -74,8 +74,9 @@ class ClusterBackfillIT {
   @Test
   void everyPageOfEveryGroupInBothOrdersIsDynamoDbsWalk(@TempDir Path dir) throws Exception {
     Set<Integer> mastersHoldingGroups = new HashSet<>();
-    // strings and numbers as sort keys (binaries are stored as in a single server's index, RedisLookupIT)
-    for (String[] gsi : new String[][] {{"byString", "SK", "7"}, {"byNumber", "NUM", "3"}}) {
+    // One index (a backfill takes 30-60 s on a loaded 2-core machine): what the cluster changes is where a group's
+    // keys live, which depends on its group key, not its sort key type; RedisLookupIT covers numbers and binaries.
+    for (String[] gsi : new String[][] {{"byString", "SK", "7"}}) {
       String prefix = "it:" + TABLE + ":" + gsi[0] + ":";
       Path out = dir.resolve(gsi[0]);
       long t0 = System.nanoTime();

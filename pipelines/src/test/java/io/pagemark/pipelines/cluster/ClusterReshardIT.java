@@ -106,7 +106,7 @@ class ClusterReshardIT {
     BackfillIT.Result r = backfill.get();
     assertThat(r.err(), r.code(), is(0));
     Map<String, Integer> ownerAfter = owners(layout);
-    assertThat("groups that moved to another master", moved(ownerBefore, ownerAfter), greaterThan(5));
+    assertThat("groups that moved to another master", moved(ownerBefore, ownerAfter), greaterThan(5L));
 
     String spec = cluster.uri() + "?prefix=" + URLEncoder.encode(prefix, StandardCharsets.UTF_8);
     Map<String, List<List<String>>> expected = new LinkedHashMap<>();
@@ -163,7 +163,7 @@ class ClusterReshardIT {
         assertThat(failures.subList(0, Math.min(5, failures.size())).toString(), failures, empty());
         assertThat("lookups while the slots moved", during, greaterThan(20L));
       }
-      assertThat("groups that moved back", moved(ownerAfter, owners(layout)), greaterThan(5));
+      assertThat("groups that moved back", moved(ownerAfter, owners(layout)), greaterThan(5L));
     }
   }
 
