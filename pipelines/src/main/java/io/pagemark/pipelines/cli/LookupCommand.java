@@ -38,8 +38,9 @@ public final class LookupCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(names = "--index", required = true, paramLabel = "DIR|redis://HOST:PORT[/DB][?prefix=P]",
-      description = "The index: its root directory, or the Redis database that holds it (prefix: its key prefix, when"
-          + " the database holds several indexes).")
+      description = "The index: its root directory, or the Redis database (redis://) or Redis Cluster"
+          + " (redis-cluster://HOST:PORT[,HOST:PORT...]) that holds it (prefix: its key prefix, when it holds several"
+          + " indexes).")
   String index;
 
   @Option(names = "--group", required = true, paramLabel = "G",

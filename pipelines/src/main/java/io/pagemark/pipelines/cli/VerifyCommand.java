@@ -51,7 +51,8 @@ public final class VerifyCommand implements Callable<Integer> {
   String gsi;
 
   @Option(names = "--index", required = true, paramLabel = "DIR|redis://HOST:PORT[/DB][?prefix=P]",
-      description = "The index: its root directory, or the Redis database that holds it.")
+      description = "The index: its root directory, or the Redis database (redis://) or Redis Cluster"
+          + " (redis-cluster://HOST:PORT[,HOST:PORT...]) that holds it.")
   String index;
 
   @Option(names = "--build", paramLabel = "ID", description = "Check this build (default: the current one).")
