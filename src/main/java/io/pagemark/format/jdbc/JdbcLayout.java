@@ -134,12 +134,21 @@ public final class JdbcLayout implements Serializable {
     return String.join(", ", c);
   }
 
-  /** An idempotent insert of one entry row: a row already there (a retried bundle) is left as it is. */
+  /**
+   * An idempotent insert of one entry row: a row already at its (group, rank) is replaced, so that a retried bundle
+   * adds nothing and a build run again under the same id (after a crash) holds what the second run wrote.
+   */
   public String insertEntry(String buildId, int attributes) {
-    int columns = 2 + attributes + 4;
+    List<String> set = new ArrayList<>();
+    for (String c : keyColumns(attributes)) {
+      set.add(c + " = EXCLUDED." + c);
+    }
+    for (String c : List.of("tie_position", "run_length", "run_order_known", "descending_slot")) {
+      set.add(c + " = EXCLUDED." + c);
+    }
     return "INSERT INTO " + entries(buildId) + " (" + entryColumns(attributes) + ") VALUES ("
-        + String.join(", ", java.util.Collections.nCopies(columns, "?"))
-        + ") ON CONFLICT (group_key, rank) DO NOTHING";
+        + String.join(", ", java.util.Collections.nCopies(2 + attributes + 4, "?"))
+        + ") ON CONFLICT (group_key, rank) DO UPDATE SET " + String.join(", ", set);
   }
 
   /** One record by its group and rank: a seek on the primary key. Parameters: group key, rank. */
@@ -149,10 +158,12 @@ public final class JdbcLayout implements Serializable {
         + " WHERE group_key = ? AND rank = ?";
   }
 
-  /** An idempotent insert of one group row. */
+  /** An idempotent insert of one group row (replaced when there, as {@link #insertEntry}). */
   public String insertGroup(String buildId) {
     return "INSERT INTO " + groups(buildId) + " (group_key, group_value, entries, tie_runs, tie_runs_unresolved)"
-        + " VALUES (?, ?, ?, ?, ?) ON CONFLICT (group_key) DO NOTHING";
+        + " VALUES (?, ?, ?, ?, ?) ON CONFLICT (group_key) DO UPDATE SET group_value = EXCLUDED.group_value,"
+        + " entries = EXCLUDED.entries, tie_runs = EXCLUDED.tie_runs,"
+        + " tie_runs_unresolved = EXCLUDED.tie_runs_unresolved";
   }
 
   /** The SQL type of a key value: {@code numeric} for numbers, {@code bytea} for strings and binaries. */

@@ -13,8 +13,9 @@ import java.util.List;
 
 /**
  * How an index record becomes an entry row and back (see {@link JdbcLayout}): strings as their UTF-8 bytes and
- * binaries as themselves in {@code bytea}, numbers as exact {@code numeric}, then the record's position in its run
- * of equal sort keys, the run's length, whether DynamoDB's order of the run is known, and its descending slot.
+ * binaries as themselves in {@code bytea}, numbers as exact {@code numeric} (read back in the form DynamoDB returns
+ * numbers in: plain decimal, no trailing zeros), then the record's position in its run of equal sort keys, the run's
+ * length, whether DynamoDB's order of the run is known, and its descending slot.
  */
 public final class JdbcRecords {
   private JdbcRecords() {}
@@ -83,7 +84,8 @@ public final class JdbcRecords {
       if (d == null) {
         throw new IllegalArgumentException("attribute " + a.name() + " is NULL");
       }
-      return KeyValue.ofNumber(d.toString());
+      // DynamoDB's own form of a number: no exponent, no trailing zeros (1E+2 reads as 100, 1.50 as 1.5).
+      return KeyValue.ofNumber(d.stripTrailingZeros().toPlainString());
     }
     byte[] b = rs.getBytes(column);
     if (b == null) {

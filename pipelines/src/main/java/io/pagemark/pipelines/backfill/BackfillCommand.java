@@ -41,7 +41,8 @@ public final class BackfillCommand {
       err.println("pagemark backfill: " + e.getMessage());
       err.println(
           "usage: pagemark backfill --table=T (--gsi=G | --groupAttribute=A --sortAttribute=B)"
-              + " (--output=DIR | --redis=redis://HOST:PORT[/DB] | both) [--redisKeyPrefix=P] [--redisBatchSize=N]"
+              + " (--output=DIR | --redis=redis://HOST:PORT[/DB] | --jdbcUrl=jdbc:postgresql://HOST:PORT/DB, one or"
+              + " more) [--redisKeyPrefix=P] [--redisBatchSize=N] [--jdbcUser=U --jdbcPassword=P] [--jdbcSchema=S]"
               + " [--dynamoEndpoint=URL] [--awsRegion=R] [--segments=N] [--runner=...]");
       return ExitCode.USAGE;
     }
@@ -54,8 +55,9 @@ public final class BackfillCommand {
     try {
       BuildInfo info = run(options, backfill, err);
       if (info == null) {
-        out.printf("pagemark backfill: published build %s of table %s to Redis %s; dead letters, if any, in %s%n",
-            backfill.buildId(), options.getTable(), io.pagemark.format.redis.RedisAddress.parse(options.getRedis()),
+        out.printf("pagemark backfill: published build %s of table %s to %s; dead letters, if any, in %s%n",
+            backfill.buildId(), options.getTable(),
+            String.join(" and ", backfill.sinks().stream().map(s -> s.describe()).toList()),
             Path.of(options.getDeadLetterOutput(), backfill.buildId()));
         return ExitCode.OK;
       }
@@ -81,10 +83,12 @@ public final class BackfillCommand {
     if (explicit && (o.getGroupAttribute() == null || o.getSortAttribute() == null)) {
       throw new IllegalArgumentException("--groupAttribute and --sortAttribute go together");
     }
-    if (o.getOutput() == null && o.getRedis() == null) {
-      throw new IllegalArgumentException("give --output=DIR, --redis=redis://HOST:PORT, or both");
+    if (o.getOutput() == null && o.getRedis() == null && o.getJdbcUrl() == null) {
+      throw new IllegalArgumentException(
+          "give --output=DIR, --redis=redis://HOST:PORT, --jdbcUrl=jdbc:postgresql://HOST:PORT/DB, or several");
     }
     RedisSink.check(o);
+    JdbcSink.check(o);
     if (!explicit && o.getGsi() == null) {
       throw new IllegalArgumentException("give --gsi=INDEX, or --groupAttribute and --sortAttribute");
     }
@@ -141,6 +145,10 @@ public final class BackfillCommand {
     if (redis != null) {
       b = b.withSink(redis);
     }
+    io.pagemark.transforms.sink.jdbc.WriteJdbcIndex jdbc = JdbcSink.of(o);
+    if (jdbc != null) {
+      b = b.withSink(jdbc);
+    }
     return b.withDeadLetterOutput(o.getDeadLetterOutput());
   }
 
@@ -161,7 +169,7 @@ public final class BackfillCommand {
       throw new IllegalStateException("pipeline ended in state " + state + "; nothing was published");
     }
     if (options.getOutput() == null) {
-      return null; // Redis only: the sink's finish step checked and recorded the build in Redis
+      return null; // no files: the Redis or PostgreSQL sink's last step checked and published the build
     }
     Path root = Path.of(options.getOutput());
     return BuildInfo.read(
