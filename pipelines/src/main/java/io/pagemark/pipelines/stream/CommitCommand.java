@@ -28,7 +28,11 @@ public final class CommitCommand {
   public static int run(List<String> argv, PrintStream out, PrintStream err) {
     if (argv.contains("--help")) {
       out.println(USAGE);
+      out.println(JdbcCommitCommand.USAGE);
       return ExitCode.OK;
+    }
+    if (argv.stream().anyMatch(a -> a.startsWith("--index=" + io.pagemark.format.jdbc.JdbcAddress.SCHEME))) {
+      return JdbcCommitCommand.run(argv, out, err);
     }
     IndexCommit commit;
     try {
