@@ -64,18 +64,20 @@ public final class Main {
     s.println("usage: pagemark <command> [--option=value ...]");
     s.println("  demo       DynamoDB Local, sample comments, a backfill and some lookups (stops what it starts)");
     s.println("  backfill   --table=T (--gsi=G | --groupAttribute=A --sortAttribute=B)"
-        + " --output=DIR and/or --redis=redis://HOST:PORT[/DB]"
+        + " --output=DIR and/or --redis=redis://HOST:PORT[/DB] and/or --jdbcUrl=jdbc:postgresql://HOST:PORT/DB"
         + " [--dynamoEndpoint=URL] [--awsRegion=R] [--segments=N] [--runner=...]");
-    s.println("  lookup     --index=DIR|redis://HOST:PORT[/DB] --group=G --page=N[,N...] --pageSize=S"
+    s.println("  lookup     --index=DIR|redis://HOST:PORT[/DB]|jdbc:postgresql://HOST:PORT/DB --group=G"
+        + " --page=N[,N...] --pageSize=S"
         + " [--order=asc|desc] [--build=ID]");
     s.println("  verify     --table=T --gsi=G --index=DIR [--tolerance=0.0] [--samplesPerGroup=5] [--maxGroups=N]");
-    s.println("  gc         --index=DIR [--keep=3] [--graceMinutes=60]");
+    s.println("  gc         --index=DIR|jdbc:postgresql://... [--keep=3] [--graceMinutes=60]");
     s.println("  page       --table=T --gsi=G --index=DIR|redis://... --group=G --page=N --pageSize=S [--order=asc|desc]"
         + " [--freshPages=K] [--dynamoEndpoint=URL] [--awsRegion=R]");
     s.println("  flink-cluster  start|stop|status [--taskmanagers=N]   a local Flink session cluster (see README)");
     s.println("  stream     --stream=NAME (--output=DIR | --redis=redis://HOST:PORT[/DB] | both) --table=T --gsi=G"
         + " [--redisKeyPrefix=P] [--kinesisEndpoint=URL] [--dynamoEndpoint=URL] [--from=resume|trim_horizon|latest|INSTANT]");
-    s.println("  commit     --index=DIR [--group=G] [--dynamoEndpoint=URL] [--resolveTies=true|false]");
+    s.println("  commit     --index=DIR | --index=jdbc:postgresql://... --wal=DIR [--group=G] [--dynamoEndpoint=URL]"
+        + " [--resolveTies=true|false]");
     s.println("  relay      --table=T --stream=NAME [--dynamoEndpoint=URL] [--kinesisEndpoint=URL] [--createStream=N]");
     s.println("See README.md for every option.");
   }
