@@ -126,6 +126,14 @@ class PostgresBackfillIT {
         assertThat(fromPostgres.out(), equalTo(fromFiles.out()));
       }
     }
+    BackfillIT.Result page = BackfillIT.cli("page", "--table=" + TABLE, "--gsi=byNumber", "--index=" + index,
+        "--group=ties", "--page=2", "--pageSize=3", "--order=desc", "--dynamoEndpoint=" + local.endpoint());
+    assertThat(page.err(), page.code(), is(0));
+    assertThat(page.out(), containsString("\"stale\":false"));
+    BackfillIT.Result verify = BackfillIT.cli("verify", "--table=" + TABLE, "--gsi=byNumber", "--index=" + index,
+        "--dynamoEndpoint=" + local.endpoint());
+    assertThat(verify.err(), verify.code(), is(0));
+    assertThat(verify.out(), containsString("pagemark verify: OK"));
     BackfillIT.Result missing = BackfillIT.cli("lookup", "--index=" + index, "--group=no such group", "--page=1",
         "--pageSize=3");
     assertThat(missing.err(), missing.code(), is(3));
