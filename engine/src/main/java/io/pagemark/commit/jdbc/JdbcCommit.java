@@ -10,8 +10,6 @@ import io.pagemark.format.IndexRecord;
 import io.pagemark.format.jdbc.JdbcAddress;
 import io.pagemark.format.jdbc.JdbcBuilds;
 import io.pagemark.format.jdbc.JdbcIndexMeta;
-import io.pagemark.format.jdbc.JdbcLayout;
-import io.pagemark.format.jdbc.JdbcRecords;
 import io.pagemark.key.KeyValue;
 import io.pagemark.order.DynamoTieOrder;
 import io.pagemark.order.TieOrder;
@@ -24,7 +22,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -205,180 +202,31 @@ public final class JdbcCommit {
   /** Applies one group's changes to the current build in one transaction. */
   private GroupOutcome applyGroup(Connection c, JdbcIndexMeta meta, KeyValue group, List<IndexChange> changes,
       TieOrder order) throws SQLException, IOException {
-    JdbcLayout layout = address.layout();
-    byte[] groupKey = JdbcRecords.groupKey(group);
     GroupOutcome[] outcome = new GroupOutcome[1];
     IOException[] failure = new IOException[1];
     JdbcBuilds.inTransaction(c, () -> {
-      String build = currentBuildLocked(c, layout);
-      long horizon = TimeUnit.MILLISECONDS.toMicros(createdAt(c, layout, build)) - IndexCommit.BACKFILL_MARGIN_MICROS;
-      byte[] ledger = ledger(c, layout, build, groupKey);
-      List<IndexRecord> base = records(c, layout, build, groupKey, meta);
+      GroupRows rows = GroupRows.ofCurrentBuild(c, address, meta, group);
+      List<IndexRecord> base = rows.records();
       PendingChanges pending;
       List<IndexRecord> merged;
+      byte[] ledger;
       try {
-        pending = PendingChanges.decide(group, changes, ledger, horizon);
+        pending = PendingChanges.decide(group, changes, rows.ledger(), rows.horizonMicros());
         merged = GroupRewrite.apply(group, base, pending, order);
+        ledger = pending.ledgerAfter(dedupeWindow);
       } catch (IOException e) {
-        failure[0] = new IOException("group " + group + " of " + address + " build " + build + ": " + e.getMessage(),
-            e);
-        throw new SQLException("rolled back");
+        failure[0] = new IOException("group " + group + " of " + rows + ": " + e.getMessage(), e);
+        throw new SQLException("rolled back: " + e.getMessage());
       }
       int first = GroupRewrite.firstDifference(base, merged);
-      long removed = 0;
-      if (first < base.size()) {
-        try (PreparedStatement s = c.prepareStatement("DELETE FROM " + layout.entries(build)
-            + " WHERE group_key = ? AND rank >= ?")) {
-          s.setBytes(1, groupKey);
-          s.setLong(2, first);
-          removed = s.executeUpdate();
-        }
-      }
-      insert(c, layout, build, groupKey, merged, first, meta);
-      writeGroup(c, layout, build, group, groupKey, merged, base.size());
-      try (PreparedStatement s = c.prepareStatement("INSERT INTO " + layout.ledgers(build) + " (group_key, ledger)"
-          + " VALUES (?, ?) ON CONFLICT (group_key) DO UPDATE SET ledger = EXCLUDED.ledger")) {
-        s.setBytes(1, groupKey);
-        try {
-          s.setBytes(2, pending.ledgerAfter(dedupeWindow));
-        } catch (IOException e) {
-          throw new IllegalStateException(e); // encoding to memory
-        }
-        s.executeUpdate();
-      }
-      outcome[0] = new GroupOutcome(build, pending, merged.size() - first, removed);
+      long removed = rows.rewrite(base, merged, first);
+      rows.writeLedger(ledger);
+      outcome[0] = new GroupOutcome(rows.build(), pending, merged.size() - first, removed);
     });
     if (failure[0] != null) {
       throw failure[0];
     }
     return outcome[0];
-  }
-
-  /** The current build, its row locked so that no publish moves it while this group is committed. */
-  private String currentBuildLocked(Connection c, JdbcLayout layout) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement("SELECT current_build FROM " + layout.meta() + " FOR SHARE");
-        ResultSet rs = s.executeQuery()) {
-      if (!rs.next() || rs.getString(1) == null) {
-        throw new SQLException("the index in " + address + " has no current build");
-      }
-      return rs.getString(1);
-    }
-  }
-
-  private static long createdAt(Connection c, JdbcLayout layout, String build) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement("SELECT created_at_millis FROM " + layout.builds()
-        + " WHERE build_id = ?")) {
-      s.setString(1, build);
-      try (ResultSet rs = s.executeQuery()) {
-        if (!rs.next()) {
-          throw new SQLException("build " + build + " is current but not listed in " + layout.builds());
-        }
-        return rs.getLong(1);
-      }
-    }
-  }
-
-  private static byte[] ledger(Connection c, JdbcLayout layout, String build, byte[] groupKey)
-      throws SQLException {
-    try (PreparedStatement s = c.prepareStatement("SELECT ledger FROM " + layout.ledgers(build)
-        + " WHERE group_key = ? FOR UPDATE")) {
-      s.setBytes(1, groupKey);
-      try (ResultSet rs = s.executeQuery()) {
-        return rs.next() ? rs.getBytes(1) : null;
-      }
-    }
-  }
-
-  /** The group's records in rank order, its group row locked. */
-  private List<IndexRecord> records(Connection c, JdbcLayout layout, String build, byte[] groupKey,
-      JdbcIndexMeta meta) throws SQLException {
-    long count = 0;
-    try (PreparedStatement s = c.prepareStatement("SELECT entries FROM " + layout.groups(build)
-        + " WHERE group_key = ? FOR UPDATE")) {
-      s.setBytes(1, groupKey);
-      try (ResultSet rs = s.executeQuery()) {
-        count = rs.next() ? rs.getLong(1) : 0;
-      }
-    }
-    List<IndexRecord> out = new ArrayList<>((int) Math.min(count, 1 << 20));
-    int n = meta.attributes().size();
-    try (PreparedStatement s = c.prepareStatement("SELECT rank, " + String.join(", ", JdbcLayout.keyColumns(n))
-        + ", tie_position, run_length, run_order_known, descending_slot FROM " + layout.entries(build)
-        + " WHERE group_key = ? ORDER BY rank")) {
-      s.setFetchSize(10_000);
-      s.setBytes(1, groupKey);
-      try (ResultSet rs = s.executeQuery()) {
-        while (rs.next()) {
-          if (rs.getLong(1) != out.size()) {
-            throw new SQLException("a group of " + address + " build " + build + " has no entry at rank "
-                + out.size() + "; run the backfill again");
-          }
-          out.add(JdbcRecords.readRecord(rs, 2, meta.attributes()));
-        }
-      }
-    }
-    if (out.size() != count) {
-      throw new SQLException("a group of " + address + " build " + build + " has " + out.size() + " entries but its"
-          + " group row says " + count + "; run the backfill again");
-    }
-    return out;
-  }
-
-  private void insert(Connection c, JdbcLayout layout, String build, byte[] groupKey, List<IndexRecord> records,
-      int from, JdbcIndexMeta meta) throws SQLException {
-    if (from >= records.size()) {
-      return;
-    }
-    try (PreparedStatement s = c.prepareStatement(layout.insertEntry(build, meta.attributes().size()))) {
-      int batched = 0;
-      for (int rank = from; rank < records.size(); rank++) {
-        JdbcRecords.bindEntry(s, groupKey, rank, records.get(rank), meta.attributes());
-        s.addBatch();
-        if (++batched == 1_000) {
-          s.executeBatch();
-          batched = 0;
-        }
-      }
-      if (batched > 0) {
-        s.executeBatch();
-      }
-    }
-  }
-
-  /** The group's row (removed when the group became empty) and the build's totals. */
-  private static void writeGroup(Connection c, JdbcLayout layout, String build, KeyValue group, byte[] groupKey,
-      List<IndexRecord> records, long before) throws SQLException {
-    long runs = 0;
-    long unresolved = 0;
-    for (IndexRecord r : records) {
-      if (r.tiePosition() == 0 && r.runLength() > 1) {
-        runs++;
-        unresolved += r.runOrderKnown() ? 0 : 1;
-      }
-    }
-    if (records.isEmpty()) {
-      try (PreparedStatement s = c.prepareStatement("DELETE FROM " + layout.groups(build) + " WHERE group_key = ?")) {
-        s.setBytes(1, groupKey);
-        s.executeUpdate();
-      }
-    } else {
-      try (PreparedStatement s = c.prepareStatement(layout.insertGroup(build))) {
-        s.setBytes(1, groupKey);
-        s.setBytes(2, group.bytes());
-        s.setLong(3, records.size());
-        s.setLong(4, runs);
-        s.setLong(5, unresolved);
-        s.executeUpdate();
-      }
-    }
-    long groupDelta = (records.isEmpty() ? 0 : 1) - (before == 0 ? 0 : 1);
-    try (PreparedStatement s = c.prepareStatement("UPDATE " + layout.builds() + " SET entries = entries + ?,"
-        + " groups = groups + ? WHERE build_id = ?")) {
-      s.setLong(1, records.size() - before);
-      s.setLong(2, groupDelta);
-      s.setString(3, build);
-      s.executeUpdate();
-    }
   }
 
   /** Takes or releases the index's commit lock (one commit at a time; a second one waits). */
