@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.UserPrincipal;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -22,33 +23,49 @@ import java.util.stream.Stream;
  * root, so as root the cluster belongs to the system user {@value #OS_USER} (created when missing) and its commands
  * run through {@code runuser}. If the server binaries are missing, {@code bin/ensure-postgres} installs Debian's
  * {@code postgresql}; if the server still cannot start, {@link #start()} throws with its log (tests and benchmarks
- * fail, they never skip). {@link #close()} stops it and deletes the cluster.
+ * fail, they never skip). {@link #close()} stops it, appends the server's log to the kept log and deletes the cluster.
  */
-public final class PostgresServer implements AutoCloseable {
+public final class PostgresServer implements LocalService {
   /** The database superuser of the cluster. */
   public static final String USER = "pagemark";
   /** The operating-system user that owns the cluster when the tests run as root. */
   static final String OS_USER = "pagemark-pg";
   private static final long COMMAND_TIMEOUT_SECONDS = 120;
+  private static final int PING_TIMEOUT_SECONDS = 10;
 
   private final Path binDir;
   private final Path dir;
   private final int port;
   private final boolean asRoot;
+  private final Path log;
+  private long pid;
   private boolean running;
 
-  private PostgresServer(Path binDir, Path dir, int port, boolean asRoot) {
+  private PostgresServer(Path binDir, Path dir, int port, boolean asRoot, Path log) {
     this.binDir = binDir;
     this.dir = dir;
     this.port = port;
     this.asRoot = asRoot;
+    this.log = log;
   }
 
-  /** Creates a cluster and starts it on a free port. */
+  /** Creates a cluster and starts it on a free port; its log is deleted with it. */
   public static PostgresServer start() throws IOException {
-    boolean root = "root".equals(System.getProperty("user.name"));
     Path dir = Files.createTempDirectory("pagemark-pg");
-    PostgresServer s = new PostgresServer(binDir(), dir, LocalProcess.freePort(), root);
+    return start(0, dir, dir.resolve("commands.log"));
+  }
+
+  /**
+   * As {@link #start()}, on {@code port} (0: a free one); the output of initdb and pg_ctl goes to {@code log}, and the
+   * server's own log is appended to it when the server is closed, so that it outlives the cluster.
+   */
+  public static PostgresServer start(int port, Path log) throws IOException {
+    return start(port, Files.createTempDirectory("pagemark-pg"), log);
+  }
+
+  private static PostgresServer start(int port, Path dir, Path log) throws IOException {
+    boolean root = "root".equals(System.getProperty("user.name"));
+    PostgresServer s = new PostgresServer(binDir(), dir, port == 0 ? LocalProcess.freePort() : port, root, log);
     try {
       s.init();
       s.launch();
@@ -59,18 +76,70 @@ public final class PostgresServer implements AutoCloseable {
     return s;
   }
 
+  @Override
+  public String name() {
+    return "PostgreSQL";
+  }
+
+  /** The cluster's {@code postgres} database. */
+  @Override
+  public String endpoint() {
+    return url("postgres");
+  }
+
+  @Override
+  public boolean isAlive() {
+    return running && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+  }
+
+  @Override
+  public String exitStatus() {
+    return isAlive() ? "running" : running ? "postmaster " + pid + " is gone" : "stopped";
+  }
+
+  @Override
+  public void ping() throws IOException {
+    try (Connection c = connect("postgres"); Statement s = c.createStatement()) {
+      s.setQueryTimeout(PING_TIMEOUT_SECONDS);
+      s.execute("SELECT 1");
+    } catch (SQLException e) {
+      throw new IOException("SELECT 1 failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** The server's log (while the cluster exists), then the kept log of initdb and pg_ctl. */
+  @Override
+  public List<Path> logs() {
+    return Files.exists(serverLog()) ? List.of(serverLog(), log) : List.of(log);
+  }
+
+  /** Kills the postmaster at once (SIGKILL: no shutdown), as a crash would, and waits until it is gone. */
+  public void kill() throws InterruptedException {
+    ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (isAlive()) {
+      if (System.currentTimeMillis() > deadline) {
+        throw new IllegalStateException("PostgreSQL's postmaster " + pid + " did not die within 10 s");
+      }
+      ProcessHandle.of(pid).ifPresent(h -> h.onExit().completeOnTimeout(h, 100, TimeUnit.MILLISECONDS).join());
+    }
+  }
+
   /** {@code jdbc:postgresql://127.0.0.1:PORT/DB?user=pagemark}. */
   public String url(String database) {
     return "jdbc:postgresql://127.0.0.1:" + port + "/" + database + "?user=" + USER;
   }
 
+  @Override
   public int port() {
     return port;
   }
 
   /** A new connection to a database of the cluster; the caller closes it. */
   public Connection connect(String database) throws SQLException {
-    return DriverManager.getConnection(url(database));
+    java.util.Properties p = new java.util.Properties();
+    p.setProperty("connectTimeout", Integer.toString(PING_TIMEOUT_SECONDS));
+    return DriverManager.getConnection(url(database), p);
   }
 
   /** Creates a database (each test class its own, so that they share a server without sharing tables). */
@@ -90,43 +159,53 @@ public final class PostgresServer implements AutoCloseable {
       Files.setOwner(dir, owner);
     }
     run(List.of(binDir.resolve("initdb").toString(), "-D", data.toString(), "-U", USER, "--auth=trust",
-        "--encoding=UTF8", "--locale=C", "--no-sync"), dir.resolve("initdb.log"));
+        "--encoding=UTF8", "--locale=C", "--no-sync"));
   }
 
   private void launch() throws IOException {
     Path data = dir.resolve("data");
     String options = "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1";
     try {
-      run(List.of(binDir.resolve("pg_ctl").toString(), "-D", data.toString(), "-l", log().toString(), "-o", options,
-          "-w", "-t", "60", "start"), dir.resolve("pg_ctl.log"));
+      run(List.of(binDir.resolve("pg_ctl").toString(), "-D", data.toString(), "-l", serverLog().toString(), "-o",
+          options, "-w", "-t", "60", "start"));
     } catch (IOException e) {
-      throw new IOException(e.getMessage() + "\nserver log:\n" + tail(log()), e);
+      throw new IOException(e.getMessage() + "\nserver log:\n" + tail(serverLog()), e);
     }
     running = true;
-    Runtime.getRuntime().addShutdownHook(new Thread(this::stopQuietly, "pagemark-postgres-stop"));
-    try (Connection c = connect("postgres")) {
-      if (!c.isValid(10)) {
-        throw new IOException("PostgreSQL on port " + port + " does not answer:\n" + tail(log()));
-      }
-    } catch (SQLException e) {
-      throw new IOException("PostgreSQL started on port " + port + " but refuses connections (" + e.getMessage()
-          + "):\n" + tail(log()), e);
+    // pg_ctl detaches the server from this JVM: stop it when the JVM exits without closing it
+    Runtime.getRuntime().addShutdownHook(new Thread(this::stopQuietly, "stop PostgreSQL on port " + port));
+    try {
+      // pg_ctl returns once the postmaster accepts connections; its pid is the first line of postmaster.pid
+      pid = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
+    } catch (IOException | RuntimeException e) {
+      throw new IOException("PostgreSQL started on port " + port + " but its postmaster.pid is unreadable ("
+          + e.getMessage() + "):\n" + tail(serverLog()), e);
+    }
+    try {
+      ping();
+    } catch (IOException e) {
+      throw new IOException("PostgreSQL started on port " + port + " but does not answer (" + e.getMessage()
+          + "):\n" + tail(serverLog()), e);
     }
   }
 
-  private Path log() {
+  private Path serverLog() {
     return dir.resolve("postgres.log");
   }
 
-  /** Runs a PostgreSQL command (as {@value #OS_USER} when root); throws with its output when it fails. */
-  private void run(List<String> command, Path output) throws IOException {
+  /**
+   * Runs a PostgreSQL command (as {@value #OS_USER} when root), its output appended to the log; throws with the
+   * log's tail when it fails.
+   */
+  private void run(List<String> command) throws IOException {
+    Path output = log;
     List<String> cmd = new ArrayList<>();
     if (asRoot) {
       cmd.addAll(List.of("runuser", "-u", OS_USER, "--"));
     }
     cmd.addAll(command);
     Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-        .redirectOutput(output.toFile()).start();
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile())).start();
     try {
       if (!p.waitFor(COMMAND_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
         p.destroyForcibly();
@@ -201,12 +280,7 @@ public final class PostgresServer implements AutoCloseable {
   }
 
   private static String tail(Path log) {
-    try {
-      List<String> lines = Files.readAllLines(log);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size())) + "\n";
-    } catch (IOException e) {
-      return "(no log at " + log + ")\n";
-    }
+    return LocalProcess.tail(log, 20) + "\n";
   }
 
   private synchronized void stopQuietly() {
@@ -214,25 +288,41 @@ public final class PostgresServer implements AutoCloseable {
       return;
     }
     try {
-      run(List.of(binDir.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-m", "immediate",
-          "-w", "stop"), dir.resolve("pg_ctl-stop.log"));
+      if (isAlive()) {
+        run(List.of(binDir.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-m", "immediate",
+            "-w", "stop"));
+      }
       running = false;
     } catch (IOException e) {
       System.err.println("PostgresServer: could not stop the server on port " + port + ": " + e.getMessage());
     }
   }
 
-  /** Stops the server (immediate shutdown: a test cluster needs no checkpoint) and deletes the cluster. */
+  /**
+   * Stops the server (immediate shutdown: a test cluster needs no checkpoint), keeps its log in the log file and
+   * deletes the cluster.
+   */
   @Override
-  public void close() throws IOException {
+  public void close() {
     stopQuietly();
     if (running) {
-      throw new IOException("PostgreSQL on port " + port + " did not stop; its cluster stays in " + dir);
+      System.err.println("PostgresServer: PostgreSQL on port " + port + " did not stop; its cluster stays in " + dir);
+      return;
+    }
+    if (!log.startsWith(dir) && Files.exists(serverLog())) {
+      try {
+        Files.writeString(log, "--- the server's log ---\n" + Files.readString(serverLog()),
+            StandardOpenOption.APPEND);
+      } catch (IOException e) {
+        // the server's log is lost; the commands' log stays
+      }
     }
     try (Stream<Path> s = Files.walk(dir)) {
       for (Path p : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) {
         Files.deleteIfExists(p);
       }
+    } catch (IOException e) {
+      // a leftover temporary folder is harmless
     }
   }
 

@@ -1,66 +1,106 @@
 package io.pagemark.pipelines.stream;
 
-import io.pagemark.pipelines.cli.Args;
+import io.pagemark.pipelines.cli.Cli;
 import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.commit.IndexCommit;
+import io.pagemark.format.jdbc.JdbcAddress;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
- * {@code pagemark commit}: folds an index's pending WAL segments into a new build ({@link IndexCommit}) and prints a
- * one-line summary. Safe to run on a schedule while {@code pagemark stream} appends, and to kill at any point.
+ * {@code pagemark commit}: folds an index's pending WAL segments into a new build ({@link IndexCommit}), or applies
+ * them to a PostgreSQL index group by group ({@link JdbcCommitRun}), and prints a one-line summary. Safe to run on a
+ * schedule while {@code pagemark stream} appends, and to kill at any point.
  */
-public final class CommitCommand {
-  static final Set<String> OPTIONS =
-      Set.of("index", "group", "dynamoEndpoint", "awsRegion", "resolveTies", "keepBuilds", "dedupeHours");
-  static final String USAGE =
-      "usage: pagemark commit --index=DIR [--group=G] [--dynamoEndpoint=URL] [--awsRegion=R] [--resolveTies=true|false]"
-          + " [--keepBuilds=3] [--dedupeHours=24]";
+@Command(
+    name = "commit",
+    description = "Folds the pending write-ahead-log segments of a file index (what pagemark stream appended) into a"
+        + " new build and publishes it; with --index=jdbc:postgresql://... and --wal=DIR, applies them to a PostgreSQL"
+        + " index, each group in one transaction. Safe to run on a schedule while the stream appends, and to kill at"
+        + " any point.")
+public final class CommitCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
 
-  private CommitCommand() {}
+  @Option(names = "--index", required = true, paramLabel = "DIR|jdbc:postgresql://HOST:PORT/DB",
+      description = "The index root directory, or a PostgreSQL index (?currentSchema=S for another schema than"
+          + " pagemark; give --wal too).")
+  String index;
 
-  public static int run(List<String> argv, PrintStream out, PrintStream err) {
-    if (argv.contains("--help")) {
-      out.println(USAGE);
-      out.println(JdbcCommitCommand.USAGE);
-      return ExitCode.OK;
+  @Option(names = "--wal", paramLabel = "DIR",
+      description = "With a PostgreSQL --index: the directory the stream writes its WAL under (its --output).")
+  String wal;
+
+  @Option(names = "--group", paramLabel = "G", description = "Commit this group only; the others wait.")
+  String group;
+
+  @Option(names = "--dynamoEndpoint", paramLabel = "URL",
+      description = "DynamoDB endpoint, e.g. http://127.0.0.1:8000 for DynamoDB Local (default: AWS).")
+  String dynamoEndpoint;
+
+  @Option(names = "--awsRegion", paramLabel = "R",
+      description = "AWS region (default: the AWS chain's, else us-east-1).")
+  String awsRegion;
+
+  @Option(names = "--resolveTies", paramLabel = "true|false",
+      description = "Learn DynamoDB's order of the runs of equal sort keys that changes touch (Queries on the GSI);"
+          + " false marks them unknown (lookups step around them). Default: true with --dynamoEndpoint, else false.")
+  String resolveTies;
+
+  @Option(names = "--keepBuilds", paramLabel = "N", defaultValue = "3",
+      description = "Published builds to keep, 2 to 1000. Default: ${DEFAULT-VALUE}.")
+  long keepBuilds;
+
+  @Option(names = "--dedupeHours", paramLabel = "H", defaultValue = "24",
+      description = "Hours a change is remembered, so that a change read twice is applied once."
+          + " Default: ${DEFAULT-VALUE}.")
+  long dedupeHours;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  public CommitCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  @Override
+  public Integer call() {
+    String resolve = resolveTies != null ? resolveTies : dynamoEndpoint != null ? "true" : "false";
+    if (!resolve.equals("true") && !resolve.equals("false")) {
+      throw Cli.usageError(spec, "--resolveTies must be true or false, not \"" + resolve + "\"");
     }
-    if (argv.stream().anyMatch(a -> a.startsWith("--index=" + io.pagemark.format.jdbc.JdbcAddress.SCHEME))) {
-      return JdbcCommitCommand.run(argv, out, err);
+    if (index.startsWith(JdbcAddress.SCHEME)) {
+      if (spec.commandLine().getParseResult().hasMatchedOption("--keepBuilds")) {
+        throw Cli.usageError(spec, "--keepBuilds applies to a file index; a PostgreSQL index is committed in place"
+            + " (pagemark gc drops its old builds)");
+      }
+      if (wal == null) {
+        throw Cli.usageError(spec, "a PostgreSQL --index needs --wal=DIR, the directory the stream writes to");
+      }
+      return new JdbcCommitRun(spec, out, err).run(index, Path.of(wal), group, resolve.equals("true")
+          ? connection() : null, Cli.inRange(spec, "--dedupeHours", dedupeHours, 1, 24 * 365));
     }
-    IndexCommit commit;
-    try {
-      Args a = Args.parse(argv, OPTIONS);
-      Path index = Path.of(a.required("index"));
-      String endpoint = a.get("dynamoEndpoint", null);
-      String resolve = a.get("resolveTies", endpoint != null ? "true" : "false");
-      if (!resolve.equals("true") && !resolve.equals("false")) {
-        throw new Args.UsageException("--resolveTies must be true or false, not \"" + resolve + "\"");
-      }
-      commit = IndexCommit.of(index)
-          .withKeepBuilds((int) Args.number("keepBuilds", a.get("keepBuilds", "3"), 2, 1000))
-          .withDedupeWindow(Duration.ofHours(Args.number("dedupeHours", a.get("dedupeHours", "24"), 1, 24 * 365)))
-          .withProgress(err);
-      if (resolve.equals("true")) {
-        try {
-          commit = commit.withTieResolution(new DynamoConnection(endpoint, a.get("awsRegion", null)));
-        } catch (IllegalArgumentException e) {
-          throw new Args.UsageException(e.getMessage());
-        }
-      }
-      if (a.has("group")) {
-        commit = commit.withGroup(a.required("group"));
-      }
-    } catch (Args.UsageException e) {
-      err.println("pagemark commit: " + e.getMessage());
-      err.println(USAGE);
-      return ExitCode.USAGE;
+    if (wal != null) {
+      throw Cli.usageError(spec, "--wal goes with a PostgreSQL --index; a file index keeps its WAL under --index");
+    }
+    IndexCommit commit = IndexCommit.of(Path.of(index))
+        .withKeepBuilds((int) Cli.inRange(spec, "--keepBuilds", keepBuilds, 2, 1000))
+        .withDedupeWindow(Duration.ofHours(Cli.inRange(spec, "--dedupeHours", dedupeHours, 1, 24 * 365)))
+        .withProgress(err);
+    if (resolve.equals("true")) {
+      commit = commit.withTieResolution(connection());
+    }
+    if (group != null) {
+      commit = commit.withGroup(group);
     }
     try {
       IndexCommit.Result r = commit.run();
@@ -83,8 +123,16 @@ public final class CommitCommand {
       err.println("pagemark commit: " + e.getMessage());
       return ExitCode.USAGE;
     } catch (IOException | RuntimeException e) {
-      err.println("pagemark commit: failed: " + StreamCommand.rootMessage(e));
+      err.println("pagemark commit: failed: " + Cli.rootMessage(e));
       return ExitCode.FAILURE;
+    }
+  }
+
+  private DynamoConnection connection() {
+    try {
+      return new DynamoConnection(dynamoEndpoint, awsRegion);
+    } catch (IllegalArgumentException e) {
+      throw Cli.usageError(spec, e.getMessage());
     }
   }
 }

@@ -1,6 +1,5 @@
 package io.pagemark.pipelines.jdbc;
 
-import io.pagemark.lookup.PageQuery;
 import io.pagemark.lookup.PageStart;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,8 +40,7 @@ final class KeyPages {
   static List<String> page(DynamoDbClient c, String table, String gsi, PageStart start) {
     long want = start.skip() + start.pageSize();
     List<String> items = new ArrayList<>();
-    Map<String, AttributeValue> from =
-        start.exclusiveStartKey() == null ? null : PageQuery.toAttributeValues(start.exclusiveStartKey());
+    Map<String, AttributeValue> from = start.exclusiveStartKeyAttributes();
     boolean forward = start.order() == io.pagemark.lookup.Order.ASC;
     do {
       QueryResponse r = c.query(request(table, gsi, start.group().text(), forward, (int) (want - items.size()), from));

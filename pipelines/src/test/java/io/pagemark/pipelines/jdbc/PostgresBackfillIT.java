@@ -16,8 +16,8 @@ import io.pagemark.pipelines.TrickyTable;
 import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.testing.DynamoDbLocal;
 import io.pagemark.testing.PostgresServer;
-import io.pagemark.testing.SharedDynamoDbLocal;
-import io.pagemark.testing.SharedPostgres;
+import io.pagemark.testing.DynamoDbLocalExtension;
+import io.pagemark.testing.PostgresExtension;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -27,6 +27,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -40,6 +41,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * {@code Indexes.open("jdbc:postgresql://...")}, is the page DynamoDB's own LastEvaluatedKey walk returns.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith({DynamoDbLocalExtension.class, PostgresExtension.class})
 class PostgresBackfillIT {
   static final String TABLE = "trickyPostgres";
   DynamoDbLocal local;
@@ -49,10 +51,10 @@ class PostgresBackfillIT {
   List<Map<String, AttributeValue>> items;
 
   @BeforeAll
-  void setUp() throws Exception {
-    local = SharedDynamoDbLocal.get();
+  void setUp(DynamoDbLocal local, PostgresServer postgres) throws Exception {
+    this.local = local;
     client = local.client();
-    postgres = SharedPostgres.get();
+    this.postgres = postgres;
     url = postgres.createDatabase("backfill_it");
     TrickyTable.create(client, TABLE);
     items = TrickyTable.items(17);

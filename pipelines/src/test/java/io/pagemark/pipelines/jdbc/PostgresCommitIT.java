@@ -20,8 +20,9 @@ import io.pagemark.pipelines.BackfillIT;
 import io.pagemark.pipelines.TrickyTable;
 import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.testing.DynamoDbLocal;
-import io.pagemark.testing.SharedDynamoDbLocal;
-import io.pagemark.testing.SharedPostgres;
+import io.pagemark.testing.DynamoDbLocalExtension;
+import io.pagemark.testing.PostgresExtension;
+import io.pagemark.testing.PostgresServer;
 import io.pagemark.wal.Wal;
 import io.pagemark.wal.WalSegment;
 import java.nio.file.Files;
@@ -34,6 +35,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -44,14 +46,15 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * to a WAL, some twice; after the commit every page of every group, in both orders, is DynamoDB's own page, and the
  * same segments committed again change no group.
  */
+@ExtendWith({DynamoDbLocalExtension.class, PostgresExtension.class})
 class PostgresCommitIT {
   static final String TABLE = "commitPostgres";
   static final String GSI = "byNumber";
 
   @Test
-  void aCommitKeepsEveryPageDynamoDbsPageAndAReplayChangesNothing(@TempDir Path dir) throws Exception {
-    DynamoDbLocal local = SharedDynamoDbLocal.get();
-    String url = SharedPostgres.get().createDatabase("commit_it") + "&currentSchema=it_commit";
+  void aCommitKeepsEveryPageDynamoDbsPageAndAReplayChangesNothing(DynamoDbLocal local, PostgresServer postgres,
+      @TempDir Path dir) throws Exception {
+    String url = postgres.createDatabase("commit_it") + "&currentSchema=it_commit";
     Random random = new Random(23);
     try (DynamoDbClient client = local.client()) {
       TrickyTable.create(client, TABLE);

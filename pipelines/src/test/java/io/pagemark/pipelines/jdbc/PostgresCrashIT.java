@@ -24,8 +24,8 @@ import io.pagemark.pipelines.TrickyTable;
 import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.testing.DynamoDbLocal;
 import io.pagemark.testing.PostgresServer;
-import io.pagemark.testing.SharedDynamoDbLocal;
-import io.pagemark.testing.SharedPostgres;
+import io.pagemark.testing.DynamoDbLocalExtension;
+import io.pagemark.testing.PostgresExtension;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,6 +39,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -49,15 +50,15 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * over the rows the killed run committed) publishes exactly one row per entry; gc drops abandoned and old builds, and
  * a reader pinned to a dropped build is told to open the index again.
  */
+@ExtendWith({DynamoDbLocalExtension.class, PostgresExtension.class})
 class PostgresCrashIT {
   static final String TABLE = "crashPostgres";
   static final String GSI = "byString";
   static final String DATABASE = "crash_it";
 
   @Test
-  void aBuildKilledMidWriteLeavesThePreviousBuildAndARetryDuplicatesNothing(@TempDir Path dir) throws Exception {
-    DynamoDbLocal local = SharedDynamoDbLocal.get();
-    PostgresServer postgres = SharedPostgres.get();
+  void aBuildKilledMidWriteLeavesThePreviousBuildAndARetryDuplicatesNothing(DynamoDbLocal local,
+      PostgresServer postgres, @TempDir Path dir) throws Exception {
     String url = postgres.createDatabase(DATABASE) + "&currentSchema=it_crash";
     JdbcAddress address = JdbcAddress.parse(url);
     JdbcLayout layout = address.layout();

@@ -5,7 +5,7 @@ import io.pagemark.format.BuildInfo;
 import io.pagemark.format.jdbc.JdbcBuilds;
 import io.pagemark.format.jdbc.JdbcLayout;
 import io.pagemark.transforms.Published;
-import io.pagemark.transforms.source.ScanSegmentFn;
+import io.pagemark.transforms.BuildContext.ScanCounts;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -53,9 +53,9 @@ final class PublishJdbcBuildFn extends DoFn<String, Published> {
       unresolved += g.tieRunsUnresolved();
     }
     Map<String, Long> t = c.sideInput(tallies);
-    long scanned = t.getOrDefault(ScanSegmentFn.Tally.ITEMS_SCANNED, 0L);
-    long noGroup = t.getOrDefault(ScanSegmentFn.Tally.SKIPPED_NO_GROUP_KEY, 0L);
-    long noSort = t.getOrDefault(ScanSegmentFn.Tally.SKIPPED_NO_SORT_KEY, 0L);
+    long scanned = t.getOrDefault(ScanCounts.ITEMS_SCANNED, 0L);
+    long noGroup = t.getOrDefault(ScanCounts.SKIPPED_NO_GROUP_KEY, 0L);
+    long noSort = t.getOrDefault(ScanCounts.SKIPPED_NO_SORT_KEY, 0L);
     long dead = c.sideInput(deadLetters);
     if (scanned != entries + noGroup + noSort + dead) {
       throw new IllegalStateException("build " + buildId + " does not account for every item: scanned " + scanned
