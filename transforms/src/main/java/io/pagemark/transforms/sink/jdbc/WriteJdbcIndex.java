@@ -1,5 +1,6 @@
 package io.pagemark.transforms.sink.jdbc;
 
+import com.google.auto.value.AutoValue;
 import io.pagemark.format.jdbc.JdbcAddress;
 import io.pagemark.format.jdbc.JdbcIndexMeta;
 import io.pagemark.format.jdbc.JdbcLayout;
@@ -11,7 +12,6 @@ import io.pagemark.transforms.order.OrderedPart;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
-import java.util.Objects;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.ByteArrayCoder;
 import org.apache.beam.sdk.coders.KvCoder;
@@ -49,18 +49,28 @@ import org.apache.beam.sdk.values.TypeDescriptors;
  * position in the part; the starts of a group's parts are summed from the parts' sizes first, so no worker holds a
  * whole group.
  */
-public final class WriteJdbcIndex implements IndexSink {
+@AutoValue
+public abstract class WriteJdbcIndex implements IndexSink {
   private static final long serialVersionUID = 1L;
   public static final int DEFAULT_BATCH_SIZE = 1_000;
 
-  private final JdbcAddress address;
-  private final int batchSize;
-  private final boolean checkBeforeRun;
+  abstract JdbcAddress getAddress();
 
-  private WriteJdbcIndex(JdbcAddress address, int batchSize, boolean checkBeforeRun) {
-    this.address = address;
-    this.batchSize = batchSize;
-    this.checkBeforeRun = checkBeforeRun;
+  abstract int getBatchSize();
+
+  abstract boolean getCheckBeforeRun();
+
+  abstract Builder toBuilder();
+
+  @AutoValue.Builder
+  abstract static class Builder {
+    abstract Builder setAddress(JdbcAddress address);
+
+    abstract Builder setBatchSize(int n);
+
+    abstract Builder setCheckBeforeRun(boolean check);
+
+    abstract WriteJdbcIndex build();
   }
 
   /**
@@ -70,12 +80,13 @@ public final class WriteJdbcIndex implements IndexSink {
    * @throws IllegalArgumentException for anything but a PostgreSQL JDBC URL
    */
   public static WriteJdbcIndex to(String jdbcUrl) {
-    return new WriteJdbcIndex(JdbcAddress.parse(jdbcUrl), DEFAULT_BATCH_SIZE, true);
+    return new AutoValue_WriteJdbcIndex.Builder().setAddress(JdbcAddress.parse(jdbcUrl))
+        .setBatchSize(DEFAULT_BATCH_SIZE).setCheckBeforeRun(true).build();
   }
 
   /** The user and password (null: the URL's). */
   public WriteJdbcIndex withCredentials(String user, String password) {
-    return new WriteJdbcIndex(address.withCredentials(user, password), batchSize, checkBeforeRun);
+    return toBuilder().setAddress(getAddress().withCredentials(user, password)).build();
   }
 
   /**
@@ -84,7 +95,7 @@ public final class WriteJdbcIndex implements IndexSink {
    * @throws IllegalArgumentException for a name PostgreSQL cannot hold
    */
   public WriteJdbcIndex withSchema(String schema) {
-    return new WriteJdbcIndex(address.withSchema(schema), batchSize, checkBeforeRun);
+    return toBuilder().setAddress(getAddress().withSchema(schema)).build();
   }
 
   /** Rows per JdbcIO batch, each one statement batch in one transaction (1 to 100,000; default 1,000). */
@@ -92,7 +103,7 @@ public final class WriteJdbcIndex implements IndexSink {
     if (n < 1 || n > 100_000) {
       throw new IllegalArgumentException("the PostgreSQL batch size must be between 1 and 100000, not " + n);
     }
-    return new WriteJdbcIndex(address, n, checkBeforeRun);
+    return toBuilder().setBatchSize(n).build();
   }
 
   /**
@@ -100,26 +111,27 @@ public final class WriteJdbcIndex implements IndexSink {
    * unreachable. Turn off where only the workers can reach it.
    */
   public WriteJdbcIndex withCheckBeforeRun(boolean check) {
-    return new WriteJdbcIndex(address, batchSize, check);
+    return toBuilder().setCheckBeforeRun(check).build();
   }
 
+  /** Where the index is written (the password is never printed: see {@link JdbcAddress#toString}). */
   public JdbcAddress address() {
-    return address;
+    return getAddress();
   }
 
   @Override
   public String describe() {
-    return "PostgreSQL at " + address;
+    return "PostgreSQL at " + getAddress();
   }
 
   /** Checks that the driver is there and, unless turned off, that PostgreSQL accepts a connection. */
   @Override
   public void validate() {
     JdbcAddress.checkDriver();
-    if (!checkBeforeRun) {
+    if (!getCheckBeforeRun()) {
       return;
     }
-    try (Connection c = address.connect()) {
+    try (Connection c = getAddress().connect()) {
       c.isValid(10);
     } catch (SQLException e) {
       throw new IllegalArgumentException(e.getMessage() + " (given as --jdbcUrl)", e);
@@ -130,8 +142,8 @@ public final class WriteJdbcIndex implements IndexSink {
   public PTransform<PCollection<OrderedPart>, PCollection<Published>> write(BuildContext build) {
     JdbcIndexMeta meta = new JdbcIndexMeta(build.schema().table(), build.schema().indexName(),
         build.schema().groupAttribute(), build.schema().groupType(), build.schema().storedAttributes(), null);
-    return new Write(new JdbcTarget(address, meta, build.buildId(), build.buildTimeMillis(), build.keepBuilds(),
-        batchSize), build.scanCounts());
+    return new Write(new JdbcTarget(getAddress(), meta, build.buildId(), build.buildTimeMillis(), build.keepBuilds(),
+        getBatchSize()), build.scanCounts());
   }
 
   private static final class Write extends PTransform<PCollection<OrderedPart>, PCollection<Published>> {
