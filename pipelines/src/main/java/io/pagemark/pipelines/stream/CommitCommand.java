@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
 public final class CommitCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--index", required = true, paramLabel = "DIR|jdbc:postgresql://HOST:PORT/DB",
+  @Option(names = "--index", required = true, paramLabel = "DIR|jdbc:postgresql://...",
       description = "The index root directory, or a PostgreSQL index (?currentSchema=S for another schema than"
           + " pagemark; give --wal too).")
   String index;

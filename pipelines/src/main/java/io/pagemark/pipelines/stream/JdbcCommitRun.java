@@ -64,7 +64,11 @@ final class JdbcCommitRun {
     } catch (IllegalArgumentException e) {
       err.println("pagemark commit: " + e.getMessage());
       return ExitCode.USAGE;
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException e) {
+      // JdbcCommit's message names the database and what to check; the root cause alone ("Connection refused") not
+      err.println("pagemark commit: failed: " + e.getMessage());
+      return ExitCode.FAILURE;
+    } catch (RuntimeException e) {
       err.println("pagemark commit: failed: " + Cli.rootMessage(e));
       return ExitCode.FAILURE;
     }
