@@ -53,6 +53,8 @@ public final class Main {
         return CommitCommand.run(rest, out, err);
       case "relay":
         return RelayCommand.run(rest, out, err);
+      case "serve":
+        return io.pagemark.server.http.ServeCommand.run(rest, out, err);
       default:
         err.println("pagemark: unknown command \"" + argv.get(0) + "\"");
         usage(err);
@@ -77,6 +79,8 @@ public final class Main {
         + " [--redisKeyPrefix=P] [--kinesisEndpoint=URL] [--dynamoEndpoint=URL] [--from=resume|trim_horizon|latest|INSTANT]");
     s.println("  commit     --index=DIR [--group=G] [--dynamoEndpoint=URL] [--resolveTies=true|false]");
     s.println("  relay      --table=T --stream=NAME [--dynamoEndpoint=URL] [--kinesisEndpoint=URL] [--createStream=N]");
+    s.println("  serve      --index=DIR|redis://... --table=T [--gsi=G] [--port=8080] [--bind=127.0.0.1]"
+        + " [--dynamoEndpoint=URL] [--freshPages=K] [--pageSize=20] [--maxPageSize=1000]   pages over HTTP");
     s.println("See README.md for every option.");
   }
 }
