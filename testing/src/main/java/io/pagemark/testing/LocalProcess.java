@@ -16,6 +16,16 @@ public final class LocalProcess {
     }
   }
 
+  /** The last {@code lines} lines of a log file, for error messages ("" when it cannot be read). */
+  public static String tail(java.nio.file.Path log, int lines) {
+    try {
+      java.util.List<String> all = java.nio.file.Files.readAllLines(log);
+      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size())) + "\n";
+    } catch (IOException | java.io.UncheckedIOException e) {
+      return "";
+    }
+  }
+
   /** Asks the process to stop (SIGTERM), then kills it if it has not stopped within 10 seconds. */
   static void stop(Process process) {
     process.destroy();
