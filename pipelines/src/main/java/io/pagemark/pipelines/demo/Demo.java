@@ -36,11 +36,11 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  * cursor walk), and stops everything it started.
  */
 public final class Demo {
-  static final Set<String> OPTIONS = Set.of("items", "products", "output", "pageSize", "page", "seed");
+  static final Set<String> OPTIONS = Set.of("items", "products", "output", "pageSize", "page", "seed", "port");
 
   static final String USAGE =
       "usage: pagemark demo [--items=50000] [--products=300] [--pageSize=20] [--page=292] [--seed=42]"
-          + " [--output=.pagemark/demo-index]";
+          + " [--output=.pagemark/demo-index] [--serve [--port=8080]]";
 
   private Demo() {}
 
@@ -51,6 +51,10 @@ public final class Demo {
     long page;
     long seed;
     Path output;
+    int port;
+    // --serve: keep DynamoDB Local and pagemark serve running after the demo, until Ctrl-C or SIGTERM.
+    boolean serve = argv.contains("--serve");
+    argv = argv.stream().filter(a -> !a.equals("--serve")).toList();
     if (argv.contains("--help")) {
       out.println(USAGE);
       return ExitCode.OK;
@@ -63,6 +67,7 @@ public final class Demo {
       page = Args.number("page", a.get("page", "292"), 1, Long.MAX_VALUE);
       seed = Args.number("seed", a.get("seed", "42"), Long.MIN_VALUE, Long.MAX_VALUE);
       output = Path.of(a.get("output", ".pagemark/demo-index"));
+      port = (int) Args.number("port", a.get("port", "8080"), 0, 65535);
     } catch (Args.UsageException e) {
       err.println("pagemark demo: " + e.getMessage());
       err.println(USAGE);
@@ -118,6 +123,9 @@ public final class Demo {
         if (!walk.items.equals(viaIndex.items())) {
           return ExitCode.FAILURE;
         }
+      }
+      if (serve) {
+        DemoServer.serve(local, output, hot, pageSize, port, out);
       }
     } catch (Exception e) {
       err.println("pagemark demo: failed: " + e);
