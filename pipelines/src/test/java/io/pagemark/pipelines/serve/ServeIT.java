@@ -166,10 +166,9 @@ class ServeIT {
       assertThat(c[0] + "", e.get("error").asText(), containsString((String) c[2]));
       assertThat(c[0] + "", r.header("Cache-Control"), equalTo("no-store"));
     }
+    // The JDK server refuses a request line that is no URI (a bad escape) itself: 400, before any handler runs.
     String raw = ServeFixture.raw(base, "GET /v1/groups/%zz/pages/1 HTTP/1.1");
     assertThat(raw, raw.startsWith("HTTP/1.1 400 "), is(true));
-    assertThat(raw, containsString("{\"error\":\"bad percent-escape in \\\"%zz\\\": '%' must be followed by two hex"
-        + " digits\",\"status\":400}"));
     String empty = ServeFixture.raw(base, "GET /v1/groups//pages/1 HTTP/1.1"); // java.net.URI drops the empty segment
     assertThat(empty, empty.startsWith("HTTP/1.1 400 "), is(true));
     assertThat(empty, containsString("the group is empty"));
