@@ -85,7 +85,6 @@ final class ServePages implements Bench {
     int deep = deepPage(sizes);
     int walkDeep = walkPage(sizes);
     int seconds = quick(sizes) ? 3 : 20;
-    int walkSeconds = quick(sizes) ? 5 : 60;
     String deepLabel = String.format("page %,d", deep);
     DynamoConnection dynamo = context.dynamo().connection();
     String group = CommentsFixture.group();
@@ -107,9 +106,6 @@ final class ServePages implements Bench {
       Wrk.Result s1 = load(page1, CONNECTIONS, seconds);
       Wrk.Result sDeep = load(pageDeep, CONNECTIONS, seconds);
       Wrk.Result w1 = load(walk.url(1), CONNECTIONS, seconds);
-      context.progress().printf("bench: wrk against the walk server at page %,d, %d s ...%n", walkDeep, walkSeconds);
-      Wrk.Result wDeep = load(walk.url(walkDeep), 2, walkSeconds);
-
       String how = String.format("wrk -t%d -c%d -d%ds --latency on 127.0.0.1; one group of %,d comments on DynamoDB"
           + " Local, %d a page; serve with %d threads; the walk server is the same JDK HTTP server with the same"
           + " threads, one Query per page from page 1", THREADS, CONNECTIONS, seconds, table.items(), Sizes.PAGE_SIZE,
@@ -120,14 +116,6 @@ final class ServePages implements Bench {
           "serve, page 1", s1.requestsPerSecond(), "req/s", how + "; goal: ratio 0.9 or more"));
       context.report(new Figure(p99Name(deepLabel, "serve page 1"), sDeep.p99Micros() / 1e3, "ms", "serve, page 1",
           s1.p99Micros() / 1e3, "ms", how));
-      String walkHow = how.replace("-c" + CONNECTIONS + " -d" + seconds, "-c2 -d" + walkSeconds)
-          + String.format("; the walk is measured at page %,d (a walk to page %,d costs more still)", walkDeep, deep);
-      String walkName = String.format("LastEvaluatedKey walk server at page %,d", walkDeep);
-      context.report(new Figure(rpsName(deepLabel, walkName), sDeep.requestsPerSecond(), "req/s",
-          "walk server, page " + walkDeep, wDeep.requestsPerSecond(), "req/s", walkHow));
-      context.report(new Figure(p99Name(deepLabel, walkName), sDeep.p99Micros() / 1e3, "ms",
-          "walk server, page " + walkDeep, wDeep.p99Micros() / 1e3, "ms", walkHow));
-
       for (int page : new int[] {1, deep}) {
         PageStart start = pages.pageStart(page, Sizes.PAGE_SIZE, Order.ASC);
         int n = quick(sizes) ? 200 : 1000;
@@ -148,11 +136,32 @@ final class ServePages implements Bench {
                 + " p50 %.2f ms; Query: %,d sequential PageQuery.fetch calls of the same page from this JVM after"
                 + " 100 warm-up; goal: under 1 ms", seconds, one.requests(), one.p50Micros() / 1e3, n)));
       }
+
+      // A walk request to the deep page takes seconds (minutes at full size on DynamoDB Local): time one first, so
+      // that wrk runs long enough for several.
+      long t0 = System.nanoTime();
+      check(walk.url(walkDeep), query.fetch(pages.pageStart(walkDeep, Sizes.PAGE_SIZE, Order.ASC)).items());
+      double oneWalk = (System.nanoTime() - t0) / 1e9;
+      int walkSeconds = (int) Math.max(quick(sizes) ? 5 : 60, Math.ceil(4 * oneWalk));
+      context.progress().printf("bench: one walk to page %,d took %.1f s; wrk -c2 against it for %d s ...%n",
+          walkDeep, oneWalk, walkSeconds);
+      Wrk.Result wDeep = load(walk.url(walkDeep), 2, walkSeconds, (int) Math.ceil(3 * oneWalk) + 30);
+      String walkHow = how.replace("-c" + CONNECTIONS + " -d" + seconds, "-c2 -d" + walkSeconds)
+          + String.format("; the walk is measured at page %,d (a walk to page %,d costs more still)", walkDeep, deep);
+      String walkName = String.format("LastEvaluatedKey walk server at page %,d", walkDeep);
+      context.report(new Figure(rpsName(deepLabel, walkName), sDeep.requestsPerSecond(), "req/s",
+          "walk server, page " + walkDeep, wDeep.requestsPerSecond(), "req/s", walkHow));
+      context.report(new Figure(p99Name(deepLabel, walkName), sDeep.p99Micros() / 1e3, "ms",
+          "walk server, page " + walkDeep, wDeep.p99Micros() / 1e3, "ms", walkHow));
     }
   }
 
   private static Wrk.Result load(URI url, int connections, int seconds) throws Exception {
-    Wrk.Result r = Wrk.run(url, Math.min(THREADS, connections), connections, seconds);
+    return load(url, connections, seconds, 30);
+  }
+
+  private static Wrk.Result load(URI url, int connections, int seconds, int timeoutSeconds) throws Exception {
+    Wrk.Result r = Wrk.run(url, Math.min(THREADS, connections), connections, seconds, timeoutSeconds);
     if (r.errors() > 0 || r.requests() == 0) {
       throw new IllegalStateException("wrk against " + url + ": " + r.requests() + " requests, " + r.errors()
           + " errors or non-2xx answers:\n" + r.output());

@@ -33,13 +33,14 @@ final class Wrk {
     return DebianPackages.ensure("wrk", "wrk");
   }
 
-  /** {@code wrk -t threads -c connections -d seconds --latency url}. */
-  static Result run(URI url, int threads, int connections, int seconds) throws IOException, InterruptedException {
+  /** {@code wrk -t threads -c connections -d seconds --timeout timeoutSeconds --latency url}. */
+  static Result run(URI url, int threads, int connections, int seconds, int timeoutSeconds)
+      throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of(executable().toString(), "-t" + threads, "-c" + connections,
-        "-d" + seconds + "s", "--timeout", "30s", "--latency", url.toString()));
+        "-d" + seconds + "s", "--timeout", timeoutSeconds + "s", "--latency", url.toString()));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     byte[] out = p.getInputStream().readAllBytes();
-    if (!p.waitFor(seconds + 60L, TimeUnit.SECONDS)) {
+    if (!p.waitFor(seconds + timeoutSeconds + 60L, TimeUnit.SECONDS)) {
       p.destroyForcibly();
       throw new IOException("wrk did not finish");
     }

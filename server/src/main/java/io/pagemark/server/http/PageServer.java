@@ -37,6 +37,15 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * }</pre>
  */
 public final class PageServer implements AutoCloseable {
+  static {
+    // The JDK server writes a response's headers and its body separately; with Nagle's algorithm on, the body waits
+    // for the client's delayed ACK of the headers, about 40 ms per response on a keep-alive connection (measured:
+    // p50 44 ms without, 0.14 ms with). The server reads this once, when the JVM creates its first HTTP server.
+    if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+      System.setProperty("sun.net.httpserver.nodelay", "true");
+    }
+  }
+
   /** Requests waiting for a thread beyond this many are refused (the connection is closed): the server sheds load. */
   static final int QUEUE = 1024;
 
