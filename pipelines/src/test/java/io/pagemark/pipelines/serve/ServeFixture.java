@@ -59,6 +59,7 @@ final class ServeFixture {
   /** The table and its index, made by the first test that asks. */
   static synchronized ServeFixture get() throws Exception {
     if (instance == null) {
+      long started = System.nanoTime();
       DynamoDbLocal local = SharedDynamoDbLocal.get();
       DynamoDbClient client = local.client();
       TrickyTable.create(client, TABLE);
@@ -81,8 +82,11 @@ final class ServeFixture {
         }
       }
       SampleComments.load(client, TABLE, items, 2, null);
+      long loaded = System.nanoTime();
       Path index = Files.createTempDirectory("pagemark-serve-it").resolve("index");
       instance = new ServeFixture(local, client, items, backfill(local, index));
+      System.err.printf("serve tests: %,d items loaded in %.1f s, indexed in %.1f s%n", items.size(),
+          (loaded - started) / 1e9, (System.nanoTime() - loaded) / 1e9);
     }
     return instance;
   }
