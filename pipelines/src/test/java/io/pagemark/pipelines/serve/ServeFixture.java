@@ -11,9 +11,12 @@ import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.server.http.PageServer;
 import io.pagemark.server.http.ServeConfig;
 import io.pagemark.testing.DynamoDbLocal;
+import io.pagemark.testing.RedisServer;
+import io.pagemark.testing.SharedRedis;
 import io.pagemark.testing.SharedDynamoDbLocal;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -30,8 +33,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * What the serve tests share: the tricky table (ties, UTF-8 order, hostile group keys, plus a group named
- * {@code %2e%2e}) on the JVM's DynamoDB Local, its byString index built once by the backfill CLI, servers over it,
- * and a small HTTP client.
+ * {@code %2e%2e}) on the JVM's DynamoDB Local, its byString index built once by the backfill CLI into files and into
+ * the JVM's redis-server, servers over it, and a small HTTP client.
  */
 final class ServeFixture {
   static final String TABLE = "serveTricky";
@@ -45,15 +48,18 @@ final class ServeFixture {
   final DynamoDbClient client;
   final List<Map<String, AttributeValue>> items;
   final Path index;
+  /** The same build loaded into a redis-server by the same backfill: {@code redis://...?prefix=...}. */
+  final String redisIndex;
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   static final ObjectMapper JSON = new ObjectMapper();
 
   private ServeFixture(DynamoDbLocal local, DynamoDbClient client, List<Map<String, AttributeValue>> items,
-      Path index) {
+      Path index, String redisIndex) {
     this.local = local;
     this.client = client;
     this.items = items;
     this.index = index;
+    this.redisIndex = redisIndex;
   }
 
   /** The table and its index, made by the first test that asks. */
@@ -84,7 +90,13 @@ final class ServeFixture {
       SampleComments.load(client, TABLE, items, 2, null);
       long loaded = System.nanoTime();
       Path index = Files.createTempDirectory("pagemark-serve-it").resolve("index");
-      instance = new ServeFixture(local, client, items, backfill(local, index));
+      RedisServer redis = SharedRedis.get();
+      String prefix = "serve-it:";
+      BackfillIT.Result r = BackfillIT.backfill(local, "--table=" + TABLE, "--gsi=" + GSI, "--output=" + index,
+          "--redis=" + redis.uri(), "--redisKeyPrefix=" + prefix);
+      assertThat(r.err(), r.code(), is(0));
+      instance = new ServeFixture(local, client, items, index,
+          redis.uri() + "?prefix=" + URLEncoder.encode(prefix, StandardCharsets.UTF_8));
       System.err.printf("serve tests: %,d items loaded in %.1f s, indexed in %.1f s%n", items.size(),
           (loaded - started) / 1e9, (System.nanoTime() - loaded) / 1e9);
     }
@@ -100,8 +112,12 @@ final class ServeFixture {
 
   /** A server on a free port over the index, with the given refresh interval. */
   PageServer serve(Path index, Duration refresh) throws IOException {
-    return PageServer.start(ServeConfig.of(index.toString(), TABLE, GSI, local.connection()).withPort(0)
-        .withRefresh(refresh));
+    return serve(index.toString(), refresh);
+  }
+
+  /** A server on a free port over any index spec. */
+  PageServer serve(String spec, Duration refresh) throws IOException {
+    return PageServer.start(ServeConfig.of(spec, TABLE, GSI, local.connection()).withPort(0).withRefresh(refresh));
   }
 
   /** Items per group that the byString index holds. */

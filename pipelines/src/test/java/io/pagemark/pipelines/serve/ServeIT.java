@@ -127,6 +127,31 @@ class ServeIT {
     assertThat(pagesRead, greaterThan(200));
   }
 
+  @Test
+  void aRedisIndexServesTheSamePagesAndPinsItsBuild() throws Exception {
+    try (PageServer redis = fixture.serve(fixture.redisIndex, Duration.ofSeconds(2))) {
+      for (String group : List.of("ties", "../x", "e\u0301", "\u00e9", "%2e%2e", "new\nline")) {
+        for (String order : List.of("asc", "desc")) {
+          List<List<Map<String, AttributeValue>>> walk =
+              PageWalk.pages(fixture.client, ServeFixture.TABLE, ServeFixture.GSI, group, 5, order.equals("asc"));
+          for (int n = 1; n <= walk.size(); n++) {
+            URI uri = redis.url().resolve("v1/groups/" + segment(group) + "/pages/" + n + "?size=5&order=" + order);
+            Reply r = get(uri);
+            assertThat(uri + ": " + r.body(), r.status(), is(200));
+            assertThat(uri.toString(), r.json().get("items"), equalTo(asJson(walk.get(n - 1))));
+            if (n == 1) {
+              Reply pinned = get(uri.resolve(r.json().get("links").get("last").asText()));
+              assertThat(pinned.body(), pinned.status(), is(200));
+              assertThat(pinned.json().get("items"), equalTo(asJson(walk.get(walk.size() - 1))));
+            }
+          }
+        }
+      }
+      assertThat(get(redis.url().resolve("v1/groups/ties/pages/1?build=nope")).status(), is(404));
+      assertThat(get(redis.url().resolve("groups/ties?page=2")).status(), is(200));
+    }
+  }
+
   /** Items as DynamoDB JSON, as the project's CLI prints them. */
   static JsonNode asJson(List<Map<String, AttributeValue>> items) throws Exception {
     List<String> json = new ArrayList<>();
