@@ -118,7 +118,8 @@ final class ServePages implements Bench {
           s1.p99Micros() / 1e3, "ms", how));
       for (int page : new int[] {1, deep}) {
         PageStart start = pages.pageStart(page, Sizes.PAGE_SIZE, Order.ASC);
-        int n = quick(sizes) ? 200 : 1000;
+        // Deep Queries are slow on DynamoDB Local (their cost grows with the start key's depth); 300 give a p50.
+        int n = quick(sizes) ? 200 : 300;
         for (int i = 0; i < Math.min(100, n); i++) {
           query.fetch(start); // warm-up
         }

@@ -17,8 +17,9 @@ final class DemoServer {
 
   static void serve(DynamoDbLocal local, Path index, String hotGroup, int pageSize, int port, PrintStream out)
       throws IOException, InterruptedException {
-    PageServer server = PageServer.start(ServeConfig.of(index.toString(), SampleComments.TABLE, SampleComments.GSI,
-        local.connection()).withPort(port).withPageSizes(pageSize, Math.max(pageSize, ServeConfig.DEFAULT_MAX_PAGE_SIZE)));
+    ServeConfig config = ServeConfig.of(index.toString(), SampleComments.TABLE, SampleComments.GSI,
+        local.connection()).withPort(port).withPageSizes(pageSize, ServeConfig.DEFAULT_MAX_PAGE_SIZE);
+    PageServer server = PageServer.start(config);
     // The JVM runs shutdown hooks, not the demo's try-with-resources, on SIGTERM: stop both here.
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       server.close();

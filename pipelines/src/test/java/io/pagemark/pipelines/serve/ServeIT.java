@@ -241,8 +241,8 @@ class ServeIT {
     assertThat(r.header("Content-Type"), equalTo("text/html; charset=utf-8"));
     String html = r.body();
     assertThat(html, containsString("page 2 of " + walk.size() + "<"));
-    assertThat(html, containsString("<link rel=\"canonical\" href=\"/groups/%3Cb%3E%26amp%3B%3C%2Fb%3E?page=2&amp;size=2"
-        + "&amp;order=desc\">"));
+    assertThat(html, containsString("<link rel=\"canonical\" href=\"/groups/%3Cb%3E%26amp%3B%3C%2Fb%3E"
+        + "?page=2&amp;size=2&amp;order=desc\">"));
     assertThat(html, not(containsString("<b>&amp;</b>")));
     assertThat(html, containsString("&lt;b&gt;&amp;amp;&lt;/b&gt;"));
     assertThat(html, not(containsString("<script>")));
@@ -275,7 +275,8 @@ class ServeIT {
     assertThat(metrics.header("Content-Type"), equalTo("text/plain; version=0.0.4; charset=utf-8"));
     assertThat(metrics.body(), matchesPattern("(?s).*pagemark_http_requests_total\\{route=\"page\",status=\"200\"} "
         + "[1-9][0-9]*\n.*"));
-    assertThat(metrics.body(), containsString("pagemark_http_request_duration_seconds_bucket{route=\"page\",le=\"+Inf\"}"));
+    assertThat(metrics.body(),
+        containsString("pagemark_http_request_duration_seconds_bucket{route=\"page\",le=\"+Inf\"}"));
     assertThat(metric("pagemark_pages_served_total"), greaterThan(0L));
     assertThat(metric("pagemark_stale_pages_total"), is(0L));
     assertThat(metrics.body(), matchesPattern("(?s).*pagemark_dynamodb_read_capacity_units_total [0-9.]+\n.*"));
