@@ -71,7 +71,12 @@ final class ServeHandler implements HttpHandler {
         r = answer(route, path, x);
       }
       status = r.status();
-      send(x, r);
+      try {
+        send(x, r);
+      } catch (IOException clientGone) {
+        // the client closed the connection before the answer was written (a timeout, a load test ending): not ours
+        LOG.debug("{} {}: the client went away: {}", x.getRequestMethod(), x.getRequestURI(), clientGone.toString());
+      }
     } catch (Throwable t) {
       LOG.error("answering {} {} failed", x.getRequestMethod(), x.getRequestURI(), t);
       status = 500;
