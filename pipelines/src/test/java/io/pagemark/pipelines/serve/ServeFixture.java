@@ -89,7 +89,8 @@ final class ServeFixture {
       }
       SampleComments.load(client, TABLE, items, 2, null);
       long loaded = System.nanoTime();
-      Path index = Files.createTempDirectory("pagemark-serve-it").resolve("index");
+      // under target/, so that mvn clean removes it
+      Path index = Files.createTempDirectory(Files.createDirectories(Path.of("target")), "serve-it").resolve("index");
       RedisServer redis = SharedRedis.get();
       String prefix = "serve-it:";
       BackfillIT.Result r = BackfillIT.backfill(local, "--table=" + TABLE, "--gsi=" + GSI, "--output=" + index,

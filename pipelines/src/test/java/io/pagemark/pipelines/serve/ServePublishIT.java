@@ -55,7 +55,8 @@ class ServePublishIT {
     DynamoDbClient client = local.client();
     TrickyTable.create(client, TABLE);
     SampleComments.load(client, TABLE, items(0, BEFORE), 2, null);
-    Path index = Files.createTempDirectory("pagemark-serve-publish").resolve("index");
+    Path index = Files.createTempDirectory(Files.createDirectories(Path.of("target")), "serve-publish")
+        .resolve("index");
     assertThat(backfill(local, index).code(), is(0));
 
     try (PageServer server = PageServer.start(ServeConfig.of(index.toString(), TABLE, ServeFixture.GSI,
