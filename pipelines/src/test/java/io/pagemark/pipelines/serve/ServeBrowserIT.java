@@ -8,6 +8,9 @@ import static org.hamcrest.Matchers.is;
 import io.pagemark.pipelines.PageWalk;
 import io.pagemark.server.http.PageServer;
 import io.pagemark.testing.Chromium;
+import io.pagemark.testing.ChromiumExtension;
+import io.pagemark.testing.DynamoDbLocalExtension;
+import io.pagemark.testing.RedisExtension;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
@@ -30,11 +34,12 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * "page N of P" text and the items against DynamoDB's own walk. A screenshot is kept in
  * {@code target/serve-browser.png}.
  */
+@ExtendWith({DynamoDbLocalExtension.class, RedisExtension.class, ChromiumExtension.class})
 class ServeBrowserIT {
   static final String GROUP = "a/b";
 
   @Test
-  void clickingThePaginationLinksShowsDynamoDbsPages() throws Exception {
+  void clickingThePaginationLinksShowsDynamoDbsPages(Chromium chromium) throws Exception {
     ServeFixture fixture = ServeFixture.get();
     int count = fixture.counts().get(GROUP);
     int size = Math.max(1, count / 7);
@@ -42,8 +47,7 @@ class ServeBrowserIT {
         PageWalk.pages(fixture.client, ServeFixture.TABLE, ServeFixture.GSI, GROUP, size, true);
     int pages = walk.size();
     assertThat("enough pages for a middle one", pages, greaterThan(4));
-    try (PageServer server = fixture.serve(fixture.index, Duration.ofSeconds(2));
-        Chromium chromium = Chromium.start()) {
+    try (PageServer server = fixture.serve(fixture.index, Duration.ofSeconds(2))) {
       ChromeOptions options = new ChromeOptions();
       options.setBinary(chromium.binary().toFile());
       options.addArguments(Chromium.arguments(chromium.newProfile()));

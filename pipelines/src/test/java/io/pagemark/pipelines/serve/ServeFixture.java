@@ -12,8 +12,8 @@ import io.pagemark.server.http.PageServer;
 import io.pagemark.server.http.ServeConfig;
 import io.pagemark.testing.DynamoDbLocal;
 import io.pagemark.testing.RedisServer;
-import io.pagemark.testing.SharedRedis;
-import io.pagemark.testing.SharedDynamoDbLocal;
+import io.pagemark.testing.DynamoDbLocalExtension;
+import io.pagemark.testing.RedisExtension;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -66,7 +66,7 @@ final class ServeFixture {
   static synchronized ServeFixture get() throws Exception {
     if (instance == null) {
       long started = System.nanoTime();
-      DynamoDbLocal local = SharedDynamoDbLocal.get();
+      DynamoDbLocal local = DynamoDbLocalExtension.get();
       DynamoDbClient client = local.client();
       TrickyTable.create(client, TABLE);
       List<Map<String, AttributeValue>> items = new ArrayList<>();
@@ -91,7 +91,7 @@ final class ServeFixture {
       long loaded = System.nanoTime();
       // under target/, so that mvn clean removes it
       Path index = Files.createTempDirectory(Files.createDirectories(Path.of("target")), "serve-it").resolve("index");
-      RedisServer redis = SharedRedis.get();
+      RedisServer redis = RedisExtension.get();
       String prefix = "serve-it:";
       BackfillIT.Result r = BackfillIT.backfill(local, "--table=" + TABLE, "--gsi=" + GSI, "--output=" + index,
           "--redis=" + redis.uri(), "--redisKeyPrefix=" + prefix);

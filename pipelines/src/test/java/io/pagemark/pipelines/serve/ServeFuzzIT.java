@@ -6,6 +6,8 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
 
 import io.pagemark.server.http.PageServer;
+import io.pagemark.testing.DynamoDbLocalExtension;
+import io.pagemark.testing.RedisExtension;
 import io.pagemark.testing.Schemathesis;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A property-based fuzz of the API from its own OpenAPI description, by schemathesis (from PyPI, installed into a
@@ -21,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * must get no 5xx, only documented statuses and content types, and bodies and headers that match the schema. The run
  * is reproducible (fixed seed, no example database); its report stays in {@code target/schemathesis}.
  */
+@ExtendWith({DynamoDbLocalExtension.class, RedisExtension.class})
 class ServeFuzzIT {
   static final List<String> CHECKS = List.of("not_a_server_error", "status_code_conformance",
       "content_type_conformance", "response_headers_conformance", "response_schema_conformance",
@@ -38,7 +42,8 @@ class ServeFuzzIT {
           "--checks", String.join(",", CHECKS), "--max-examples", "60", "--seed", "42",
           "--generation-database", "none", "--workers", "2", "--no-color", "--request-timeout", "30",
           "--report", "junit", "--report-dir", report.toString())
-          .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+          // in target/: schemathesis keeps a cache (.schemathesis/) in its working directory
+          .directory(report.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
       if (!p.waitFor(5, TimeUnit.MINUTES)) {
         p.destroyForcibly();
         throw new AssertionError("schemathesis did not finish within 5 minutes; see " + log);

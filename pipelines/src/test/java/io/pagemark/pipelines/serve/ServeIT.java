@@ -18,6 +18,8 @@ import io.pagemark.pipelines.cli.DynamoJson;
 import io.pagemark.pipelines.serve.ServeFixture.Reply;
 import io.pagemark.server.http.PageServer;
 import io.pagemark.server.http.ServeConfig;
+import io.pagemark.testing.DynamoDbLocalExtension;
+import io.pagemark.testing.RedisExtension;
 import io.pagemark.testing.LocalProcess;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -31,6 +33,7 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.TestInstance;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -40,6 +43,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * page; health, metrics and OpenAPI; DynamoDB failing gives 503 and the server lives on.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith({DynamoDbLocalExtension.class, RedisExtension.class})
 class ServeIT {
   ServeFixture fixture;
   PageServer server;

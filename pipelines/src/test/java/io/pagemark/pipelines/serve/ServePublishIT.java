@@ -16,7 +16,7 @@ import io.pagemark.pipelines.serve.ServeFixture.Reply;
 import io.pagemark.server.http.PageServer;
 import io.pagemark.server.http.ServeConfig;
 import io.pagemark.testing.DynamoDbLocal;
-import io.pagemark.testing.SharedDynamoDbLocal;
+import io.pagemark.testing.DynamoDbLocalExtension;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,6 +34,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -42,6 +43,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * response is wholly of one build (its count, pages and last link are that build's, its items start where that
  * build's page starts), requests pinned to the old build keep getting it, and the server moves to the new build.
  */
+@ExtendWith(DynamoDbLocalExtension.class)
 class ServePublishIT {
   static final String TABLE = "servePublish";
   static final String GROUP = "growing";
@@ -50,8 +52,7 @@ class ServePublishIT {
   static final int SIZE = 10;
 
   @Test
-  void concurrentClientsDuringAPublishNeverFailAndNeverMixTwoBuilds() throws Exception {
-    DynamoDbLocal local = SharedDynamoDbLocal.get();
+  void concurrentClientsDuringAPublishNeverFailAndNeverMixTwoBuilds(DynamoDbLocal local) throws Exception {
     DynamoDbClient client = local.client();
     TrickyTable.create(client, TABLE);
     SampleComments.load(client, TABLE, items(0, BEFORE), 2, null);

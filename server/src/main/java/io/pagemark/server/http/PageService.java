@@ -63,8 +63,9 @@ final class PageService {
         Index index = lease.index();
         KeyValue key = UrlText.group(index.groupType(), r.group());
         PageReader<Map<String, AttributeValue>> reader =
-            PageReader.of(client, config.table(), config.gsi(), index).withFreshPages(config.freshPages())
-                .withMetrics(metrics);
+            (config.gsi() == null ? PageReader.of(client, config.table(), index)
+                : PageReader.of(client, config.table(), config.gsi(), index))
+                .withFreshPages(config.freshPages()).withMetrics(metrics);
         return reader.read(key, r.page(), r.size(), r.order());
       } catch (GroupRepublishedException e) {
         if (attempt == 2) {
