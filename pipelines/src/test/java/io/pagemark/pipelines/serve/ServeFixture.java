@@ -42,6 +42,9 @@ final class ServeFixture {
   /** Groups of the tricky table, besides its own, that the serve tests page through. */
   static final List<String> EXTRA_GROUPS = List.of("%2e%2e", "%252e", "+plus sign+", "<b>&amp;</b>");
 
+  /** The key prefix of the fixture's index in the JVM's redis-server. */
+  static final String REDIS_PREFIX = "serve-it:";
+
   private static ServeFixture instance;
 
   final DynamoDbLocal local;
@@ -92,7 +95,7 @@ final class ServeFixture {
       // under target/, so that mvn clean removes it
       Path index = Files.createTempDirectory(Files.createDirectories(Path.of("target")), "serve-it").resolve("index");
       RedisServer redis = RedisExtension.get();
-      String prefix = "serve-it:";
+      String prefix = REDIS_PREFIX;
       BackfillIT.Result r = BackfillIT.backfill(local, "--table=" + TABLE, "--gsi=" + GSI, "--output=" + index,
           "--redis=" + redis.uri(), "--redisKeyPrefix=" + prefix);
       assertThat(r.err(), r.code(), is(0));

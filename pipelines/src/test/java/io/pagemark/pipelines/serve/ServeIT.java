@@ -21,6 +21,7 @@ import io.pagemark.server.http.ServeConfig;
 import io.pagemark.testing.DynamoDbLocalExtension;
 import io.pagemark.testing.RedisExtension;
 import io.pagemark.testing.LocalProcess;
+import io.pagemark.testing.RedisServer;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -35,6 +36,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.TestInstance;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.MigrateParams;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -324,5 +327,33 @@ class ServeIT {
     assertThat(get(base.resolve("healthz")).status(), is(200));
     assertThat(get(page("ties", 1, "")).json().path("error").isMissingNode(), is(true));
     assertThat(get(page("ties", 1, "")).header("Retry-After"), nullValue());
+  }
+
+  /**
+   * A copy of the Redis index on a redis-server of its own, which then dies: pages, groups and web pages are 503 with
+   * Retry-After (never a 500), and the server keeps answering.
+   */
+  @Test
+  void whenTheIndexStoreFailsPagesAre503WithRetryAfter(RedisServer shared) throws Exception {
+    String prefix = ServeFixture.REDIS_PREFIX;
+    try (RedisServer own = RedisServer.start()) {
+      try (Jedis from = shared.client()) {
+        byte[][] keys = from.keys((prefix + "*").getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
+        assertThat("the fixture's Redis index has keys", keys.length, greaterThan(0));
+        from.migrate("127.0.0.1", own.port(), 0, 10_000, MigrateParams.migrateParams().copy(), keys);
+      }
+      try (PageServer server = fixture.serve(own.uri() + "?prefix=" + URLEncoder.encode(prefix, StandardCharsets.UTF_8),
+          Duration.ofSeconds(2))) {
+        assertThat(get(server.url().resolve("v1/groups/ties/pages/1")).status(), is(200));
+        own.kill();
+        for (String path : List.of("v1/groups/ties/pages/2", "v1/groups/ties", "groups/ties?page=2")) {
+          Reply r = get(server.url().resolve(path));
+          assertThat(path + ": " + r.body(), r.status(), is(503));
+          assertThat(path, r.header("Retry-After"), equalTo("5"));
+        }
+        Reply health = get(server.url().resolve("healthz"));
+        assertThat(health.body(), health.status(), not(is(500)));
+      }
+    }
   }
 }
