@@ -102,4 +102,12 @@ class ServeCommandTest {
     assertThat(err.toString(StandardCharsets.UTF_8), containsString("pagemark serve: cannot start: "));
     assertThat(err.toString(StandardCharsets.UTF_8), containsString("no such index directory"));
   }
+
+  @Test
+  void theDemosPortNeedsServe() {
+    int code = Main.run(List.of("demo", "--port=9000"), new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertThat(code, is(2));
+    assertThat(err.toString(StandardCharsets.UTF_8), containsString("--port is the port of --serve"));
+  }
 }
