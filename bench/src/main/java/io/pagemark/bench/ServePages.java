@@ -149,8 +149,8 @@ final class ServePages implements Bench {
         String label = page == 1 ? "page 1" : deepLabel;
         context.report(new Figure(overheadName(label), serveMs - queryMs, "ms", "one DynamoDB Local Query p50",
             queryMs, "ms", String.format("%,d rounds after 50 warm-up, each one GET of the page from serve (Java"
-                + " HttpClient, keep-alive) then one Query of the same page (from its exclusive start key) from this JVM; serve p50 %.2f"
-                + " ms; goal: under 1 ms", n, serveMs)));
+                + " HttpClient, keep-alive) then one Query of the same page (from its exclusive start key) from this"
+                + " JVM; serve p50 %.2f ms; goal: under 1 ms", n, serveMs)));
       }
 
       // A walk request to the deep page takes seconds (minutes at full size on DynamoDB Local): time one first, so

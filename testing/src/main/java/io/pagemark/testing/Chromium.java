@@ -67,9 +67,11 @@ public final class Chromium implements LocalService {
     String last = "no answer";
     while (System.currentTimeMillis() < deadline) {
       if (!driver.isAlive()) {
-        close();
-        throw new IOException("chromedriver " + exitStatus() + " on port " + port + ":\n"
+        // the message first: close() removes the temporary folder, which may hold the log
+        IOException e = new IOException("chromedriver " + exitStatus() + " on port " + port + ":\n"
             + LocalProcess.tail(log, 20));
+        close();
+        throw e;
       }
       try {
         ping();
@@ -84,9 +86,10 @@ public final class Chromium implements LocalService {
         break;
       }
     }
+    IOException e = new IOException("chromedriver on port " + port + " was not ready within " + START_TIMEOUT_MILLIS
+        + " ms (" + last + "):\n" + LocalProcess.tail(log, 20));
     close();
-    throw new IOException("chromedriver on port " + port + " was not ready within " + START_TIMEOUT_MILLIS + " ms ("
-        + last + "):\n" + LocalProcess.tail(log, 20));
+    throw e;
   }
 
   @Override
@@ -165,7 +168,7 @@ public final class Chromium implements LocalService {
     return Files.createTempDirectory(dir, "profile");
   }
 
-  /** Stops the driver (and so its browsers) and removes the profiles; the log stays. */
+  /** Stops the driver (and its browsers) and removes the profiles; a log given to {@link #start(int, Path)} stays. */
   @Override
   public void close() {
     if (driver.isAlive()) {

@@ -342,8 +342,8 @@ class ServeIT {
         assertThat("the fixture's Redis index has keys", keys.length, greaterThan(0));
         from.migrate("127.0.0.1", own.port(), 0, 10_000, MigrateParams.migrateParams().copy(), keys);
       }
-      try (PageServer server = fixture.serve(own.uri() + "?prefix=" + URLEncoder.encode(prefix, StandardCharsets.UTF_8),
-          Duration.ofSeconds(2))) {
+      String spec = own.uri() + "?prefix=" + URLEncoder.encode(prefix, StandardCharsets.UTF_8);
+      try (PageServer server = fixture.serve(spec, Duration.ofSeconds(2))) {
         assertThat(get(server.url().resolve("v1/groups/ties/pages/1")).status(), is(200));
         own.kill();
         for (String path : List.of("v1/groups/ties/pages/2", "v1/groups/ties", "groups/ties?page=2")) {
