@@ -53,6 +53,8 @@ public final class Main {
         return CommitCommand.run(rest, out, err);
       case "relay":
         return RelayCommand.run(rest, out, err);
+      case "resp":
+        return io.pagemark.server.resp.RespCommand.run(rest, out, err);
       default:
         err.println("pagemark: unknown command \"" + argv.get(0) + "\"");
         usage(err);
@@ -77,6 +79,7 @@ public final class Main {
         + " [--redisKeyPrefix=P] [--kinesisEndpoint=URL] [--dynamoEndpoint=URL] [--from=resume|trim_horizon|latest|INSTANT]");
     s.println("  commit     --index=DIR [--group=G] [--dynamoEndpoint=URL] [--resolveTies=true|false]");
     s.println("  relay      --table=T --stream=NAME [--dynamoEndpoint=URL] [--kinesisEndpoint=URL] [--createStream=N]");
+    s.println("  resp       --index=DIR [--port=6380] [--bind=127.0.0.1] [--wal=DIR] [--maxClients=N]   Redis protocol");
     s.println("See README.md for every option.");
   }
 }

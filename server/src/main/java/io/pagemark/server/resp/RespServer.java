@@ -107,6 +107,8 @@ public final class RespServer implements AutoCloseable {
   private final ConcurrentHashMap<Long, Connection> clients = new ConcurrentHashMap<>();
   private final AtomicLong ids = new AtomicLong();
   private final AtomicLong rejected = new AtomicLong();
+  /** Connections accepted and not closed yet (counted when accepted, so that --maxClients holds at once). */
+  private final java.util.concurrent.atomic.AtomicInteger connected = new java.util.concurrent.atomic.AtomicInteger();
   private final long startedMillis = System.currentTimeMillis();
   private final Object refreshLock = new Object();
   private final PrintStream log;
@@ -253,7 +255,7 @@ public final class RespServer implements AutoCloseable {
         return;
       }
       try {
-        if (clients.size() >= options.maxClients()) {
+        if (connected.get() >= options.maxClients()) {
           rejected.incrementAndGet();
           ch.write(ByteBuffer.wrap("-ERR max number of clients reached\r\n".getBytes(StandardCharsets.US_ASCII)));
           ch.close();
@@ -261,6 +263,7 @@ public final class RespServer implements AutoCloseable {
         }
         ch.configureBlocking(false);
         ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        connected.incrementAndGet();
         loops[next].add(ch, ids.incrementAndGet());
         next = (next + 1) % loops.length;
       } catch (IOException e) {
@@ -279,6 +282,7 @@ public final class RespServer implements AutoCloseable {
 
   void closed(Connection c) {
     clients.remove(c.id);
+    connected.decrementAndGet();
   }
 
   Collection<Connection> clients() {
@@ -316,7 +320,7 @@ public final class RespServer implements AutoCloseable {
 
   /** What {@code INFO} reports, by section. */
   java.util.Map<String, java.util.Map<String, String>> info() {
-    return ServerInfo.sections(this, loops, clients.size(), ids.get(), rejected.get(), startedMillis);
+    return ServerInfo.sections(this, loops, connected.get(), ids.get(), rejected.get(), startedMillis);
   }
 
   /** Blocks until {@link #close} has finished (from another thread, or a shutdown hook). */
