@@ -39,8 +39,11 @@ final class Connection {
   int unsentTo;
 
   Continuation more;
-  /** A reply is being computed elsewhere (a write to the WAL, a commit); requests wait behind it. */
-  boolean waiting;
+  /**
+   * Replies being computed elsewhere (writes to the WAL, a commit); requests wait behind them, except further ZADD and
+   * ZREM, whose replies come back in order from the same writer.
+   */
+  int awaiting;
   /** Close once everything before is sent (QUIT, a protocol error). */
   boolean closing;
   boolean closed;
@@ -54,7 +57,12 @@ final class Connection {
 
   /** Whether the connection can run its next request now. */
   boolean ready() {
-    return !waiting && more == null && unsent == null && !closing && !closed;
+    return awaiting == 0 && more == null && unsent == null && !closing && !closed;
+  }
+
+  /** Whether the connection can run a request whose reply is also computed by the WAL writer. */
+  boolean readyForAppend() {
+    return more == null && unsent == null && !closing && !closed;
   }
 
   /** Keeps {@code b[from, to)} as the start of the next request. */
@@ -86,10 +94,21 @@ final class Connection {
     }
   }
 
-  /** Keeps reply bytes the socket did not take. */
+  /** Keeps reply bytes the socket did not take (after those it has not taken yet). */
   void keepUnsent(byte[] b, int from, int to) {
-    unsent = Arrays.copyOfRange(b, from, to);
-    unsentFrom = 0;
-    unsentTo = unsent.length;
+    if (unsent == null) {
+      unsent = Arrays.copyOfRange(b, from, to);
+      unsentFrom = 0;
+      unsentTo = unsent.length;
+      return;
+    }
+    int n = to - from;
+    if (unsent.length - unsentTo < n) {
+      unsent = Arrays.copyOfRange(unsent, unsentFrom, Math.max(unsent.length * 2, unsentTo - unsentFrom + n));
+      unsentTo -= unsentFrom;
+      unsentFrom = 0;
+    }
+    System.arraycopy(b, from, unsent, unsentTo, n);
+    unsentTo += n;
   }
 }

@@ -84,7 +84,7 @@ final class EventLoop implements Runnable {
         }
         if (draining) {
           for (Connection c : new ArrayList<>(connections)) {
-            if (!c.waiting && c.unsent == null && c.more == null) {
+            if (c.awaiting == 0 && c.unsent == null && c.more == null) {
               close(c);
             } else if (c.key.isValid() && (c.key.interestOps() & SelectionKey.OP_READ) != 0) {
               c.key.interestOps(c.key.interestOps() & ~SelectionKey.OP_READ);
@@ -165,7 +165,7 @@ final class EventLoop implements Runnable {
     out.clear();
     int p = 0;
     try {
-      while (c.ready()) {
+      while (c.ready() || (c.awaiting > 0 && c.readyForAppend())) {
         int end = RequestParser.frameEnd(b, p, limit);
         if (end < 0) {
           c.needed = -end;
@@ -176,6 +176,9 @@ final class EventLoop implements Runnable {
           break;
         }
         byte[][] args = RequestParser.arguments(b, p, end);
+        if (c.awaiting > 0 && !WriteCommands.appends(args)) {
+          break; // its reply would overtake the awaited ones: it runs once they are written
+        }
         p = end;
         if (args.length > 0) {
           run(c, args);
@@ -201,11 +204,19 @@ final class EventLoop implements Runnable {
 
   private void run(Connection c, byte[][] args) throws IOException {
     int mark = out.size();
+    int awaited = c.awaiting;
     try {
       Commands.run(session, args);
     } catch (IOException | RuntimeException e) {
       out.truncate(mark);
       out.error("ERR " + server.describeFailure(e));
+    }
+    if (awaited > 0 && c.awaiting == awaited) {
+      // an immediate reply (a refused ZADD) behind awaited ones: it queues behind them with the WAL writer
+      byte[] reply = java.util.Arrays.copyOfRange(out.array(), mark, out.size());
+      out.truncate(mark);
+      session.await();
+      server.writes().after(() -> session.complete(c, o -> o.raw(reply)));
     }
     commands++;
     c.lastCommandMillis = System.currentTimeMillis();
@@ -290,16 +301,20 @@ final class EventLoop implements Runnable {
     }
   }
 
-  /** Called on this loop when a reply computed on another thread is ready. */
+  /** Called on this loop when a reply computed on another thread is ready (they come in request order). */
   void completeAwaited(Connection c, Consumer<Reply> reply) {
-    c.waiting = false;
+    c.awaiting--;
     if (c.closed) {
       return;
     }
     try {
       out.clear();
       reply.accept(out);
-      if (flush(c)) {
+      if (c.unsent != null) {
+        c.keepUnsent(out.array(), 0, out.size()); // behind the bytes still queued
+        out.clear();
+        after(c);
+      } else if (flush(c) && c.awaiting == 0) {
         resume(c);
       } else {
         after(c);
@@ -314,12 +329,12 @@ final class EventLoop implements Runnable {
     if (c.closed) {
       return;
     }
-    if (c.closing && c.unsent == null && c.more == null && !c.waiting) {
+    if (c.closing && c.unsent == null && c.more == null && c.awaiting == 0) {
       close(c);
       return;
     }
     int ops = c.unsent != null || c.more != null ? SelectionKey.OP_WRITE
-        : c.waiting || c.closing || draining ? 0 : SelectionKey.OP_READ;
+        : c.awaiting > 0 || c.closing || draining ? 0 : SelectionKey.OP_READ;
     if (c.key.isValid() && c.key.interestOps() != ops) {
       c.key.interestOps(ops);
     }

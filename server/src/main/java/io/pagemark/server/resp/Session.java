@@ -33,11 +33,11 @@ final class Session {
   }
 
   /**
-   * Makes the current client wait for a reply computed on another thread: its later requests stay queued until
-   * {@code reply} has been written by {@link #complete}.
+   * Makes the current client wait for a reply computed on another thread: its later requests stay queued until the
+   * reply has been written by {@link #complete}.
    */
   void await() {
-    client.waiting = true;
+    client.awaiting++;
   }
 
   /** Delivers an awaited reply to {@code c} on this session's loop (callable from any thread). */

@@ -20,6 +20,14 @@ import java.util.List;
 final class WriteCommands {
   private WriteCommands() {}
 
+  /**
+   * Whether a request is a ZADD or ZREM, whose replies the WAL writer gives in request order: a client's pipelined
+   * changes are then written together rather than one fsync each.
+   */
+  static boolean appends(byte[][] args) {
+    return args.length > 0 && (Commands.is(args[0], "zadd") || Commands.is(args[0], "zrem"));
+  }
+
   static void zadd(Session s, byte[][] a) throws IOException {
     if (Numbers.parseDouble(a[2], 0) == null && isZaddOption(a[2])) {
       s.out.error("ERR ZADD options (NX, XX, GT, LT, CH, INCR) are not supported: a member is staged as it is");

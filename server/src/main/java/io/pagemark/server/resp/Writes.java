@@ -79,6 +79,11 @@ final class Writes implements AutoCloseable {
     queue.add(new Append(groupAttribute, attributes, changes, done));
   }
 
+  /** Runs {@code task} on the writer once every append queued before it is acknowledged. */
+  void after(Runnable task) {
+    queue.add(new Append(null, null, List.of(), failure -> task.run()));
+  }
+
   /** Commits the log into a new build; {@code done} gets the result or what went wrong. */
   void commit(BiConsumer<IndexCommit.Result, Throwable> done) {
     committer.execute(() -> {
