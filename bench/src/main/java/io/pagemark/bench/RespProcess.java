@@ -14,8 +14,9 @@ import java.util.regex.Pattern;
 
 /**
  * {@code pagemark resp} in a JVM of its own, started as {@code bin/pagemark resp} starts it (the JVM flags of
- * {@code server/resp-jvm.options}, the CLI's main class), so that its memory is the server's alone. Waits for the line
- * saying it listens; {@link #close} stops it with SIGTERM (it drains) and kills it if it does not stop.
+ * {@code server/resp-jvm.options}, the server module's classpath, {@code RespCommand}), so that its memory is the
+ * server's alone. Waits for the line saying it listens; {@link #close} stops it with SIGTERM (it drains) and kills it
+ * if it does not stop.
  */
 final class RespProcess implements AutoCloseable {
   private static final Pattern LISTENING = Pattern.compile("pagemark resp: serving build .* on [^ ]+:(\\d+) ");
@@ -46,13 +47,16 @@ final class RespProcess implements AutoCloseable {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmFlags(repo));
+    Path server = repo.resolve("server").resolve("target");
     cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
-    cmd.add("io.pagemark.pipelines.Main");
-    cmd.add("resp");
+    cmd.add(server.resolve("classes") + java.io.File.pathSeparator
+        + Files.readString(server.resolve("runtime-classpath.txt")).trim());
+    cmd.add("io.pagemark.server.resp.RespCommand");
     cmd.add("--port=0");
     cmd.addAll(args);
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    ProcessBuilder b = new ProcessBuilder(cmd).redirectErrorStream(true);
+    b.environment().putIfAbsent("MALLOC_ARENA_MAX", "2"); // as bin/pagemark sets it for resp
+    Process p = b.start();
     BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
     List<String> seen = new ArrayList<>();
     for (String line; (line = r.readLine()) != null; ) {

@@ -23,16 +23,23 @@ import java.util.List;
  * A group file read with positioned reads (the file index's fast path): a record is one {@code pread} of its fixed
  * width into the event loop's buffer, and a member is encoded from the record's bytes without decoding it. Reads go
  * through the page cache rather than a mapping, so the server's resident memory does not grow with the index: the
- * kernel keeps hot pages for every process and drops cold ones. A range is read in blocks of up to 64 kB.
+ * kernel keeps hot pages for every process and drops cold ones. A range is read in blocks of up to 64 kB, and the
+ * event loop keeps its 256 most recently read single records.
  */
 final class FileGroupView implements GroupView {
-  /** The event loop's read buffers, shared by its views. */
+  /**
+   * The event loop's read buffers, shared by its views: a block of records of one view, and a small cache of single
+   * records by rank (hot ranks, such as the starts of the first pages, are then read without a system call).
+   */
   static final class Buffers {
+    static final int CACHED = 256;
     final byte[] block = new byte[64 * 1024];
-    byte[] one = new byte[256];
     Object owner;
     long first;
     int records;
+    final Object[] cachedOwner = new Object[CACHED];
+    final long[] cachedRank = new long[CACHED];
+    final byte[][] cached = new byte[CACHED][];
   }
 
   private static final int PREFIX = 12; // tiePosition, runLength word, descendingSlot
@@ -51,6 +58,8 @@ final class FileGroupView implements GroupView {
   private boolean downwards;
   /** The array {@link #locate} read the record into. */
   private byte[] at;
+  /** Spreads the views of a loop over the record cache. */
+  private final int salt = System.identityHashCode(this);
 
   private FileGroupView(Path file, FileChannel channel, GroupHeader header, Buffers buffers) {
     this.file = file;
@@ -61,9 +70,6 @@ final class FileGroupView implements GroupView {
     this.count = header.entryCount();
     this.members = new Members(header.groupAttribute(), header.groupKey(), header.attributes());
     this.buffers = buffers;
-    if (buffers.one.length < width) {
-      buffers.one = new byte[width];
-    }
   }
 
   /**
@@ -312,8 +318,21 @@ final class FileGroupView implements GroupView {
       at = b.block;
       return (int) (rank - from) * width;
     }
-    read(rank, 1, b.one);
-    at = b.one;
+    int slot = (int) (rank ^ (rank >>> 17) ^ salt) & (Buffers.CACHED - 1);
+    byte[] one = b.cached[slot];
+    if (b.cachedOwner[slot] == this && b.cachedRank[slot] == rank) {
+      at = one;
+      return 0;
+    }
+    if (one == null || one.length < width) {
+      one = new byte[Math.max(width, 64)];
+      b.cached[slot] = one;
+    }
+    b.cachedOwner[slot] = null; // a failed read leaves no stale record behind
+    read(rank, 1, one);
+    b.cachedOwner[slot] = this;
+    b.cachedRank[slot] = rank;
+    at = one;
     return 0;
   }
 
@@ -340,6 +359,11 @@ final class FileGroupView implements GroupView {
   public void close() throws IOException {
     if (buffers.owner == this) {
       buffers.owner = null;
+    }
+    for (int i = 0; i < Buffers.CACHED; i++) {
+      if (buffers.cachedOwner[i] == this) {
+        buffers.cachedOwner[i] = null;
+      }
     }
     channel.close();
   }

@@ -24,6 +24,11 @@ public final class RespCommand {
 
   private RespCommand() {}
 
+  /** What {@code bin/pagemark resp} runs (with the server module's classpath only). */
+  public static void main(String[] args) {
+    System.exit(run(List.of(args), System.out, System.err));
+  }
+
   /** Runs the server; returns the exit code once it has stopped (or could not start). */
   public static int run(List<String> args, PrintStream out, PrintStream err) {
     if (args.contains("--help")) {
