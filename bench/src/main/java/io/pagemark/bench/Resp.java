@@ -58,7 +58,7 @@ final class Resp implements Bench {
   public void run(Sizes sizes, Context context) throws Exception {
     Size s = size(sizes);
     RespBenchmark.Result r = RespBenchmark.run(context.dir("resp"), Path.of(""), s.members(), s.requests(),
-        s.rounds(), s.changes(), s.commitRounds(), context.progress());
+        s.rounds(), s.changes(), s.commitRounds(), List.of(), context.progress());
     for (RespBenchmark.Throughput t : r.throughput()) {
       String command = t.command().startsWith("ZRANGE") ? "ZRANGE key r r" : "ZCARD key";
       context.report(new Figure(throughputName(command, t.pipeline(), s.members()), t.respRps(), "requests/s",

@@ -55,15 +55,16 @@ public final class RespBenchmark {
   private RespBenchmark() {}
 
   public static Result run(Path dir, Path repo, long members, int requests, int rounds, int changes,
-      int commitRounds, PrintStream progress) throws Exception {
+      int commitRounds, List<String> extraArgs, PrintStream progress) throws Exception {
     Files.createDirectories(dir);
     Path index = dir.resolve("index");
     progress.printf("bench: writing a file index of one group of %,d members ...%n", members);
     CommitBenchmark.writeBase(index, members);
     Path file = GroupPaths.resolve(new IndexLayout(index).build("bench-base"), CommitBenchmark.GROUP);
     long fileBytes = Files.size(file);
-    try (RespProcess resp = RespProcess.start(repo, List.of("--index=" + index, "--wal=" + index),
-            dir.resolve("resp.log"));
+    List<String> args = new ArrayList<>(List.of("--index=" + index, "--wal=" + index));
+    args.addAll(extraArgs);
+    try (RespProcess resp = RespProcess.start(repo, args, dir.resolve("resp.log"));
         RedisServer redis = RedisServer.start();
         Jedis r = new Jedis("127.0.0.1", resp.port(), 60_000);
         Jedis d = redis.client()) {
@@ -86,6 +87,9 @@ public final class RespBenchmark {
       for (String[] command : List.of(new String[] {"ZRANGE", KEY, rank, rank}, new String[] {"ZCARD", KEY})) {
         for (int pipeline : new int[] {1, 16}) {
           int n = pipeline == 1 ? requests : requests * 4;
+          // one untimed run each first: the server's JIT compiles this command's path, Redis warms its caches
+          redisBenchmark(resp.port(), command, pipeline, n / 2);
+          redisBenchmark(redis.port(), command, pipeline, n / 2);
           double[] a = new double[rounds];
           double[] b = new double[rounds];
           for (int i = 0; i < rounds; i++) {
@@ -234,6 +238,7 @@ public final class RespBenchmark {
     int requests = 300_000;
     int rounds = 5;
     Path dir = Path.of(System.getProperty("java.io.tmpdir"), "pagemark-resp-bench");
+    List<String> extra = new ArrayList<>();
     for (String a : args) {
       String v = a.substring(a.indexOf('=') + 1);
       if (a.startsWith("--members=")) {
@@ -244,15 +249,17 @@ public final class RespBenchmark {
         rounds = Integer.parseInt(v);
       } else if (a.startsWith("--dir=")) {
         dir = Path.of(v);
+      } else if (a.startsWith("--threads=")) {
+        extra.add(a);
       } else {
-        System.err.println("usage: RespBenchmark [--members=N] [--requests=N] [--rounds=N] [--dir=DIR]");
+        System.err.println("usage: RespBenchmark [--members=N] [--requests=N] [--rounds=N] [--dir=DIR] [--threads=N]");
         System.exit(2);
       }
     }
     if (Files.exists(dir)) {
       io.pagemark.commit.CommitBuild.deleteTree(dir);
     }
-    Result r = run(dir, Path.of(""), members, requests, rounds, 1000, 3, System.out);
+    Result r = run(dir, Path.of(""), members, requests, rounds, 1000, 3, extra, System.out);
     System.out.println(r);
     io.pagemark.commit.CommitBuild.deleteTree(dir);
   }

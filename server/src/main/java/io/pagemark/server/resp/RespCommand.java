@@ -13,8 +13,9 @@ import java.util.Set;
 /**
  * {@code pagemark resp --index=INDEX [--port=6380] [--bind=127.0.0.1] [--wal=INDEX] [--maxClients=10000]
  * [--threads=N] [--dynamoEndpoint=URL] [--awsRegion=R]}: serves a file index over the Redis protocol until SIGTERM
- * (or SIGINT), then drains and returns 0. Prints one line when it is listening (with the port, also when
- * {@code --port=0} let the system choose). Exit codes: 1 when it cannot start, 2 for a usage error.
+ * or SIGINT, which drain it (the JVM then exits with the signal's status, 143 or 130). Prints one line when it is
+ * listening (with the port, also when {@code --port=0} let the system choose). Exit codes: 1 when it cannot start, 2
+ * for a usage error; {@link #run} returns 0 when the server was stopped by {@link RespServer#close} otherwise.
  */
 public final class RespCommand {
   static final Set<String> OPTIONS =
@@ -57,8 +58,8 @@ public final class RespCommand {
       err.println("pagemark resp: cannot start: " + e.getMessage());
       return 1;
     }
-    Thread hook = new Thread(server::close, "pagemark-resp-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
+    // SIGTERM and SIGINT run the hook, which drains; the JVM then exits with the signal's status (143, 130)
+    Runtime.getRuntime().addShutdownHook(new Thread(server::close, "pagemark-resp-shutdown"));
     ServedBuild b = server.current();
     out.printf("pagemark resp: serving build %s of %s (%,d groups, %,d entries) on %s:%d with %d threads, %s%n",
         b.id(), options.index(), b.info().counts().groups(), b.entries(), options.bind(), server.port(),
