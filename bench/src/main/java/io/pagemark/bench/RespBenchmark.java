@@ -75,6 +75,9 @@ public final class RespBenchmark {
       long redisBytes = usedMemory(d) - before;
       long respRss = resp.memory("VmRSS");
       long respAnon = resp.memory("RssAnon");
+      progress.printf("  pagemark resp after serving every member once: VmRSS %,d kB (anonymous %,d kB), VmHWM %,d kB;"
+          + " redis-server used_memory grew by %,d kB%n", respRss >> 10, respAnon >> 10, resp.memory("VmHWM") >> 10,
+          redisBytes >> 10);
       String version = d.info("server").lines().filter(l -> l.startsWith("redis_version:")).findFirst()
           .map(l -> l.substring("redis_version:".length()).trim()).orElse("?");
 
@@ -109,6 +112,8 @@ public final class RespBenchmark {
           throughput.add(t);
         }
       }
+      progress.printf("  pagemark resp after the throughput rounds: VmRSS %,d kB, VmHWM %,d kB%n",
+          resp.memory("VmRSS") >> 10, resp.memory("VmHWM") >> 10);
       double[] commit = new double[commitRounds];
       double[] copy = new double[commitRounds];
       long nextItem = members;
@@ -134,6 +139,8 @@ public final class RespBenchmark {
         }
       }
       long peak = resp.memory("VmHWM");
+      progress.printf("  PM.COMMIT %.0f ms (median), copy %.0f ms; pagemark resp VmRSS %,d kB, VmHWM %,d kB%n",
+          CommitBenchmark.median(commit), CommitBenchmark.median(copy), resp.memory("VmRSS") >> 10, peak >> 10);
       return new Result(members, fileBytes, throughput, respRss, peak, respAnon, redisBytes, changes,
           CommitBenchmark.median(commit), CommitBenchmark.median(copy), version);
     }
