@@ -95,11 +95,7 @@ public final class Context implements AutoCloseable {
       dynamo.close();
     }
     if (redis != null) {
-      try {
-        redis.close();
-      } catch (IOException e) {
-        progress.println("bench: could not clean up after redis-server: " + e.getMessage());
-      }
+      redis.close();
     }
   }
 }

@@ -14,9 +14,9 @@ import java.util.regex.Pattern;
 
 /**
  * {@code pagemark resp} in a JVM of its own, started as {@code bin/pagemark resp} starts it (the JVM flags of
- * {@code server/resp-jvm.options}, the server module's classpath, {@code RespCommand}), so that its memory is the
- * server's alone. Waits for the line saying it listens; {@link #close} stops it with SIGTERM (it drains) and kills it
- * if it does not stop.
+ * {@code server/resp-jvm.options}; the server module's classpath, {@code RespCommand} and picocli), so that its
+ * memory is the server's alone. Waits for the line saying it listens; {@link #close} stops it with SIGTERM (it
+ * drains) and kills it if it does not stop.
  */
 final class RespProcess implements AutoCloseable {
   private static final Pattern LISTENING = Pattern.compile("pagemark resp: serving build .* on [^ ]+:(\\d+) ");
@@ -49,9 +49,17 @@ final class RespProcess implements AutoCloseable {
     cmd.addAll(jvmFlags(repo));
     Path server = repo.resolve("server").resolve("target");
     cmd.add("-cp");
-    cmd.add(server.resolve("classes") + java.io.File.pathSeparator
-        + Files.readString(server.resolve("runtime-classpath.txt")).trim());
-    cmd.add("io.pagemark.server.resp.RespCommand");
+    String picocliJar;
+    try {
+      picocliJar = Path.of(picocli.CommandLine.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+          .toString();
+    } catch (java.net.URISyntaxException e) {
+      throw new IOException("cannot locate picocli's jar", e);
+    }
+    cmd.add(String.join(java.io.File.pathSeparator, server.resolve("classes").toString(),
+        Files.readString(server.resolve("runtime-classpath.txt")).trim(),
+        repo.resolve("pipelines").resolve("target").resolve("classes").toString(), picocliJar));
+    cmd.add("io.pagemark.pipelines.resp.RespCommand");
     cmd.add("--port=0");
     cmd.addAll(args);
     ProcessBuilder b = new ProcessBuilder(cmd).redirectErrorStream(true);

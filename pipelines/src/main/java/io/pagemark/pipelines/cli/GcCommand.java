@@ -1,39 +1,54 @@
 package io.pagemark.pipelines.cli;
 
-import io.pagemark.pipelines.cli.Args;
-import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.format.BuildCollector;
 import io.pagemark.format.IndexLayout;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
- * {@code pagemark gc --index=DIR [--keep=3] [--graceMinutes=60]}: removes builds beyond the newest {@code keep},
- * never the current one nor one younger than the grace period, and abandoned partial builds older than it.
+ * {@code pagemark gc}: removes builds beyond the newest {@code keep}, never the current one nor one younger than the
+ * grace period, and abandoned partial builds older than it.
  */
-public final class GcCommand {
-  static final Set<String> OPTIONS = Set.of("index", "keep", "graceMinutes");
-  static final String USAGE = "usage: pagemark gc --index=DIR [--keep=3] [--graceMinutes=60]";
+@Command(
+    name = "gc",
+    description = "Removes the builds of a file index beyond the newest --keep, never the current one nor one younger"
+        + " than the grace period, and abandoned partial builds older than it.")
+public final class GcCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
 
-  private GcCommand() {}
+  @Option(names = "--index", required = true, paramLabel = "DIR", description = "The index root directory.")
+  String index;
 
-  public static int run(List<String> argv, PrintStream out, PrintStream err) {
-    if (argv.contains("--help")) {
-      out.println(USAGE);
-      return ExitCode.OK;
-    }
+  @Option(names = "--keep", paramLabel = "N", defaultValue = "3",
+      description = "Published builds to keep (the newest). Default: ${DEFAULT-VALUE}.")
+  long keep;
+
+  @Option(names = "--graceMinutes", paramLabel = "M", defaultValue = "60",
+      description = "Never remove a build, or a partial one, younger than this. Default: ${DEFAULT-VALUE}.")
+  long graceMinutes;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  public GcCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  @Override
+  public Integer call() {
+    int keepBuilds = (int) Cli.inRange(spec, "--keep", keep, 1, 1_000_000);
+    long grace = Cli.inRange(spec, "--graceMinutes", graceMinutes, 0, 10_000_000);
     try {
-      Args a = Args.parse(argv, OPTIONS);
-      Path root = Path.of(a.required("index"));
-      int keep = (int) Args.number("keep", a.get("keep", "3"), 1, 1_000_000);
-      long grace = Args.number("graceMinutes", a.get("graceMinutes", "60"), 0, 10_000_000);
-      BuildCollector.Result r =
-          new BuildCollector(new IndexLayout(root)).collect(keep, Duration.ofMinutes(grace),
-              System.currentTimeMillis());
+      BuildCollector.Result r = new BuildCollector(new IndexLayout(Path.of(index)))
+          .collect(keepBuilds, Duration.ofMinutes(grace), System.currentTimeMillis());
       for (String id : r.removed()) {
         err.println("gc: removed build " + id);
       }
@@ -43,10 +58,6 @@ public final class GcCommand {
       out.printf("pagemark gc: removed %d build(s) and %d abandoned partial build(s); kept %d: %s%n",
           r.removed().size(), r.removedPartials().size(), r.kept().size(), String.join(", ", r.kept()));
       return ExitCode.OK;
-    } catch (Args.UsageException e) {
-      err.println("pagemark gc: " + e.getMessage());
-      err.println(USAGE);
-      return ExitCode.USAGE;
     } catch (IOException | RuntimeException e) {
       err.println("pagemark gc: failed: " + e.getMessage());
       return ExitCode.FAILURE;

@@ -1,6 +1,6 @@
 package io.pagemark.pipelines.stream;
 
-import io.pagemark.pipelines.cli.Args;
+import io.pagemark.pipelines.cli.Cli;
 import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.commit.IndexCommit;
@@ -9,54 +9,78 @@ import java.io.PrintStream;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code pagemark commit}: folds an index's pending WAL segments into a new build ({@link IndexCommit}) and prints a
  * one-line summary. Safe to run on a schedule while {@code pagemark stream} appends, and to kill at any point.
  */
-public final class CommitCommand {
-  static final Set<String> OPTIONS =
-      Set.of("index", "group", "dynamoEndpoint", "awsRegion", "resolveTies", "keepBuilds", "dedupeHours");
-  static final String USAGE =
-      "usage: pagemark commit --index=DIR [--group=G] [--dynamoEndpoint=URL] [--awsRegion=R] [--resolveTies=true|false]"
-          + " [--keepBuilds=3] [--dedupeHours=24]";
+@Command(
+    name = "commit",
+    description = "Folds the pending write-ahead-log segments of a file index (what pagemark stream appended) into a"
+        + " new build and publishes it. Safe to run on a schedule while the stream appends, and to kill at any point.")
+public final class CommitCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
 
-  private CommitCommand() {}
+  @Option(names = "--index", required = true, paramLabel = "DIR", description = "The index root directory.")
+  String index;
 
-  public static int run(List<String> argv, PrintStream out, PrintStream err) {
-    if (argv.contains("--help")) {
-      out.println(USAGE);
-      return ExitCode.OK;
+  @Option(names = "--group", paramLabel = "G", description = "Commit this group only; the others wait.")
+  String group;
+
+  @Option(names = "--dynamoEndpoint", paramLabel = "URL",
+      description = "DynamoDB endpoint, e.g. http://127.0.0.1:8000 for DynamoDB Local (default: AWS).")
+  String dynamoEndpoint;
+
+  @Option(names = "--awsRegion", paramLabel = "R",
+      description = "AWS region (default: the AWS chain's, else us-east-1).")
+  String awsRegion;
+
+  @Option(names = "--resolveTies", paramLabel = "true|false",
+      description = "Learn DynamoDB's order of the runs of equal sort keys that changes touch (Queries on the GSI);"
+          + " false marks them unknown (lookups step around them). Default: true with --dynamoEndpoint, else false.")
+  String resolveTies;
+
+  @Option(names = "--keepBuilds", paramLabel = "N", defaultValue = "3",
+      description = "Published builds to keep, 2 to 1000. Default: ${DEFAULT-VALUE}.")
+  long keepBuilds;
+
+  @Option(names = "--dedupeHours", paramLabel = "H", defaultValue = "24",
+      description = "Hours a change is remembered, so that a change read twice is applied once."
+          + " Default: ${DEFAULT-VALUE}.")
+  long dedupeHours;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  public CommitCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  @Override
+  public Integer call() {
+    String resolve = resolveTies != null ? resolveTies : dynamoEndpoint != null ? "true" : "false";
+    if (!resolve.equals("true") && !resolve.equals("false")) {
+      throw Cli.usageError(spec, "--resolveTies must be true or false, not \"" + resolve + "\"");
     }
-    IndexCommit commit;
-    try {
-      Args a = Args.parse(argv, OPTIONS);
-      Path index = Path.of(a.required("index"));
-      String endpoint = a.get("dynamoEndpoint", null);
-      String resolve = a.get("resolveTies", endpoint != null ? "true" : "false");
-      if (!resolve.equals("true") && !resolve.equals("false")) {
-        throw new Args.UsageException("--resolveTies must be true or false, not \"" + resolve + "\"");
+    IndexCommit commit = IndexCommit.of(Path.of(index))
+        .withKeepBuilds((int) Cli.inRange(spec, "--keepBuilds", keepBuilds, 2, 1000))
+        .withDedupeWindow(Duration.ofHours(Cli.inRange(spec, "--dedupeHours", dedupeHours, 1, 24 * 365)))
+        .withProgress(err);
+    if (resolve.equals("true")) {
+      try {
+        commit = commit.withTieResolution(new DynamoConnection(dynamoEndpoint, awsRegion));
+      } catch (IllegalArgumentException e) {
+        throw Cli.usageError(spec, e.getMessage());
       }
-      commit = IndexCommit.of(index)
-          .withKeepBuilds((int) Args.number("keepBuilds", a.get("keepBuilds", "3"), 2, 1000))
-          .withDedupeWindow(Duration.ofHours(Args.number("dedupeHours", a.get("dedupeHours", "24"), 1, 24 * 365)))
-          .withProgress(err);
-      if (resolve.equals("true")) {
-        try {
-          commit = commit.withTieResolution(new DynamoConnection(endpoint, a.get("awsRegion", null)));
-        } catch (IllegalArgumentException e) {
-          throw new Args.UsageException(e.getMessage());
-        }
-      }
-      if (a.has("group")) {
-        commit = commit.withGroup(a.required("group"));
-      }
-    } catch (Args.UsageException e) {
-      err.println("pagemark commit: " + e.getMessage());
-      err.println(USAGE);
-      return ExitCode.USAGE;
+    }
+    if (group != null) {
+      commit = commit.withGroup(group);
     }
     try {
       IndexCommit.Result r = commit.run();
@@ -79,7 +103,7 @@ public final class CommitCommand {
       err.println("pagemark commit: " + e.getMessage());
       return ExitCode.USAGE;
     } catch (IOException | RuntimeException e) {
-      err.println("pagemark commit: failed: " + StreamCommand.rootMessage(e));
+      err.println("pagemark commit: failed: " + Cli.rootMessage(e));
       return ExitCode.FAILURE;
     }
   }

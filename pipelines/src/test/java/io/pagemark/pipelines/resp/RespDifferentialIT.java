@@ -12,7 +12,7 @@ import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.server.resp.RespServer;
 import io.pagemark.testing.DynamoDbLocal;
 import io.pagemark.testing.RedisServer;
-import io.pagemark.testing.SharedDynamoDbLocal;
+import io.pagemark.testing.DynamoDbLocalExtension;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,6 +22,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisDataException;
@@ -35,6 +36,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * DynamoDB's order rather than the reverse of the ascending one, and is compared with DynamoDB's instead.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(DynamoDbLocalExtension.class)
 class RespDifferentialIT {
   static final String TABLE = "respDiff";
   @TempDir
@@ -48,8 +50,8 @@ class RespDifferentialIT {
   final Map<String, boolean[]> tied = new java.util.LinkedHashMap<>();
 
   @BeforeAll
-  void start() throws Exception {
-    local = SharedDynamoDbLocal.get();
+  void start(DynamoDbLocal local) throws Exception {
+    this.local = local;
     try (DynamoDbClient client = local.client()) {
       TrickyTable.create(client, TABLE);
       var items = TrickyTable.items(21);

@@ -8,7 +8,6 @@ import static org.hamcrest.Matchers.is;
 
 import io.pagemark.key.KeyValue;
 import io.pagemark.lookup.Order;
-import io.pagemark.lookup.PageQuery;
 import io.pagemark.lookup.PageStart;
 import io.pagemark.pipelines.BackfillIT;
 import io.pagemark.pipelines.PageWalk;
@@ -16,7 +15,7 @@ import io.pagemark.pipelines.TrickyTable;
 import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.server.resp.RespServer;
 import io.pagemark.testing.DynamoDbLocal;
-import io.pagemark.testing.SharedDynamoDbLocal;
+import io.pagemark.testing.DynamoDbLocalExtension;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,6 +24,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -41,6 +41,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * DynamoDB's own cursor walk returns; and {@code PM.PAGE} answers exactly what {@code pagemark lookup} prints.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(DynamoDbLocalExtension.class)
 class RespPagesIT {
   static final String TABLE = "respPages";
   static final ProtocolCommand PM_PAGE = () -> SafeEncoder.encode("PM.PAGE");
@@ -51,8 +52,8 @@ class RespPagesIT {
   List<Map<String, AttributeValue>> items;
 
   @BeforeAll
-  void createTable() throws Exception {
-    local = SharedDynamoDbLocal.get();
+  void createTable(DynamoDbLocal local) throws Exception {
+    this.local = local;
     client = local.client();
     TrickyTable.create(client, TABLE);
     items = TrickyTable.items(13);
@@ -71,7 +72,6 @@ class RespPagesIT {
     BackfillIT.Result r = backfill(local, "--table=" + TABLE, "--gsi=" + gsi, "--output=" + index);
     assertThat(r.err(), r.code(), is(0));
     Map<String, Integer> counts = TrickyTable.expectedCounts(items, sortAttribute);
-    PageQuery query = new PageQuery(client, TABLE, gsi, "PK2");
     try (RespServer server = RespServer.start(RespServer.Options.of(index.toString()).withPort(0));
         Jedis jedis = new Jedis("127.0.0.1", server.port())) {
       for (Map.Entry<String, Integer> g : counts.entrySet()) {
@@ -94,7 +94,7 @@ class RespPagesIT {
             Map<String, KeyValue> from = n == 1 ? null : RespClients.startKey(lines.get(n - 1));
             PageStart start = new PageStart(KeyValue.ofString(g.getKey()), n, size, order, g.getValue(), walk.size(),
                 from, 0);
-            assertThat(where + " page " + n, PageWalk.keys(query.fetch(start).items()),
+            assertThat(where + " page " + n, PageWalk.keys(PageWalk.fromStart(client, TABLE, gsi, start)),
                 equalTo(PageWalk.keys(walk.get(n - 1))));
           }
           pageStartsAreTheLookups(jedis, index, g.getKey(), key, size, order, walk.size());

@@ -7,7 +7,6 @@ import static org.hamcrest.Matchers.is;
 
 import io.pagemark.key.KeyValue;
 import io.pagemark.lookup.Order;
-import io.pagemark.lookup.PageQuery;
 import io.pagemark.lookup.PageStart;
 import io.pagemark.pipelines.BackfillIT;
 import io.pagemark.pipelines.Main;
@@ -15,7 +14,7 @@ import io.pagemark.pipelines.PageWalk;
 import io.pagemark.pipelines.TrickyTable;
 import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.testing.DynamoDbLocal;
-import io.pagemark.testing.SharedDynamoDbLocal;
+import io.pagemark.testing.DynamoDbLocalExtension;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -31,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
@@ -45,6 +45,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * {@code PM.COMMIT} then publishes every acknowledged change, and every page of the changed groups, in both orders,
  * equals DynamoDB's walk of the changed table, through {@code ZRANGE}/{@code ZREVRANGE} and through {@code PM.PAGE}.
  */
+@ExtendWith(DynamoDbLocalExtension.class)
 class RespWritesIT {
   static final String TABLE = "respWrites";
   static final String GSI = TrickyTable.BY_NUMBER;
@@ -55,8 +56,7 @@ class RespWritesIT {
   Path dir;
 
   @Test
-  void acknowledgedChangesSurviveAKillAndCommitToDynamoDbsPages() throws Exception {
-    DynamoDbLocal local = SharedDynamoDbLocal.get();
+  void acknowledgedChangesSurviveAKillAndCommitToDynamoDbsPages(DynamoDbLocal local) throws Exception {
     Path index = dir.resolve("index");
     try (DynamoDbClient client = local.client()) {
       TrickyTable.create(client, TABLE);
@@ -85,10 +85,9 @@ class RespWritesIT {
         assertThat(commit.get(3), equalTo(1L));
         assertThat(commit.get(5), equalTo((long) staged));
         assertThat(commit.get(7), equalTo((long) staged));
-        PageQuery query = new PageQuery(client, TABLE, GSI, "PK2");
         for (String g : List.of("ties", "utf", "../x")) {
           for (Order order : Order.values()) {
-            pagesAreDynamoDbs(client, j, query, g, order, 9);
+            pagesAreDynamoDbs(client, j, g, order, 9);
           }
         }
       } finally {
@@ -162,7 +161,7 @@ class RespWritesIT {
         + ",\"PK\":" + KeyValue.ofString(it.get("PK").s()) + ",\"SK\":" + KeyValue.ofString(it.get("SK").s()) + "}";
   }
 
-  private static void pagesAreDynamoDbs(DynamoDbClient client, Jedis j, PageQuery query, String g, Order order,
+  private static void pagesAreDynamoDbs(DynamoDbClient client, Jedis j, String g, Order order,
       int size) throws Exception {
     List<List<Map<String, AttributeValue>>> walk = PageWalk.pages(client, TABLE, GSI, g, size, order == Order.ASC);
     long count = walk.stream().mapToLong(List::size).sum();
@@ -177,7 +176,8 @@ class RespWritesIT {
       }
       PageStart viaRange = new PageStart(KeyValue.ofString(g), n, size, order, count, walk.size(), from, 0);
       List<String> expected = PageWalk.keys(walk.get(n - 1));
-      assertThat(where + " (ZRANGE)", PageWalk.keys(query.fetch(viaRange).items()), equalTo(expected));
+      assertThat(where + " (ZRANGE)", PageWalk.keys(PageWalk.fromStart(client, TABLE, GSI, viaRange)),
+          equalTo(expected));
       @SuppressWarnings("unchecked")
       List<Object> page = (List<Object>) j.sendCommand(() -> SafeEncoder.encode("PM.PAGE"), SafeEncoder.encode(g),
           SafeEncoder.encode(Integer.toString(n)), SafeEncoder.encode(Integer.toString(size)),
@@ -186,7 +186,8 @@ class RespWritesIT {
           : RespClients.startKey(new String((byte[]) page.get(2), StandardCharsets.UTF_8));
       PageStart viaPage = new PageStart(KeyValue.ofString(g), n, size, order, count, walk.size(), esk,
           (Long) page.get(3));
-      assertThat(where + " (PM.PAGE)", PageWalk.keys(query.fetch(viaPage).items()), equalTo(expected));
+      assertThat(where + " (PM.PAGE)", PageWalk.keys(PageWalk.fromStart(client, TABLE, GSI, viaPage)),
+          equalTo(expected));
     }
   }
 

@@ -200,6 +200,16 @@ public final class RespServer implements AutoCloseable {
     return current.id();
   }
 
+  /** Groups of the build served now. */
+  public long groups() {
+    return current.info().counts().groups();
+  }
+
+  /** Entries of the build served now. */
+  public long entries() {
+    return current.entries();
+  }
+
   ServedBuild current() {
     return current;
   }

@@ -23,14 +23,14 @@ import org.apache.beam.sdk.values.KV;
  * Joins the part files of a big group, in part order, into its group file: one sequential pass, with records widened
  * to the group's widest part (padding is zeros, so widening changes nothing else). Memory use is one read block.
  */
-public final class ConcatPartsFn extends DoFn<KV<String, Iterable<WritePartFn.PartFile>>, GroupSummary> {
+final class ConcatPartsFn extends DoFn<KV<String, Iterable<WritePartFn.PartFile>>, GroupSummary> {
   private final KeySchema schema;
   private final String root;
   private final String buildId;
   private final long buildTimeMillis;
   private final Counter groups = Metrics.counter(Backfill.METRICS, "groupsWritten");
 
-  public ConcatPartsFn(KeySchema schema, String root, String buildId, long buildTimeMillis) {
+  ConcatPartsFn(KeySchema schema, String root, String buildId, long buildTimeMillis) {
     this.schema = schema;
     this.root = root;
     this.buildId = buildId;
