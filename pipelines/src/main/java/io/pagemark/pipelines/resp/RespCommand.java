@@ -76,9 +76,14 @@ public final class RespCommand implements Callable<Integer> {
 
   /** What {@code bin/pagemark resp} runs: this command alone, parsed as {@code pagemark resp}. */
   public static void main(String[] args) {
-    CommandLine cl = Cli.commandLine(new RespCommand(System.out, System.err), System.out, System.err);
+    System.exit(standalone(System.out, System.err).execute(args));
+  }
+
+  /** This command without {@link io.pagemark.pipelines.Main}, named and parsed as {@code pagemark resp}. */
+  static CommandLine standalone(PrintStream out, PrintStream err) {
+    CommandLine cl = Cli.commandLine(new RespCommand(out, err), out, err);
     cl.setCommandName("pagemark resp");
-    System.exit(cl.execute(args));
+    return cl;
   }
 
   @Override
