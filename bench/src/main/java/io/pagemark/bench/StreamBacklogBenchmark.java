@@ -32,7 +32,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * {@code records} new comments into the demo table, relays their change records into a 2-shard Kinesis stream, then
  * runs the stream pipeline (DirectRunner, in this JVM) from the oldest record into an empty index folder, once per
  * variant and round, and times it until every record was read and its change is durable in the WAL (the resume
- * position is logged too: with a backlog the arrival-time watermark can pass records not yet read, see README). The first variant
+ * position is logged too: with a backlog the arrival-time watermark can pass records not yet read, see docs/stream.md). The first variant
  * is the baseline; every figure is also given as a ratio to the baseline's median in the same run.
  *
  * <pre>

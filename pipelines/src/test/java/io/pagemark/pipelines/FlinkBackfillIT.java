@@ -236,7 +236,7 @@ class FlinkBackfillIT {
     return BackfillIT.cli(argv.toArray(String[]::new));
   }
 
-  /** Prints how long a step took (the numbers the README quotes come from here); returns now. */
+  /** Prints how long a step took (the numbers docs/flink.md quotes come from here); returns now. */
   private static long took(String what, long since) {
     long now = System.nanoTime();
     System.err.printf("FlinkBackfillIT: %s took %.1f s%n", what, (now - since) / 1e9);

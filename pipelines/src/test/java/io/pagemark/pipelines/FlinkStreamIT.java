@@ -50,7 +50,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * duplicated, reach the index only through the stream's WAL; the launcher is stopped with SIGTERM (exit code 0, a
  * summary, the Flink job cancelled), and after a commit every page of every group, in both orders, must be DynamoDB's
  * own page. On the cluster the first launcher is killed (SIGKILL) halfway: its job keeps running until cancelled
- * through the REST API, as the README says, and a second launcher resumes.
+ * through the REST API, as docs/stream.md says, and a second launcher resumes.
  */
 @ExtendWith({DynamoDbLocalExtension.class, KinesaliteExtension.class})
 class FlinkStreamIT {
@@ -166,7 +166,7 @@ class FlinkStreamIT {
 
   /**
    * Kills the launcher of a stream on a cluster (SIGKILL: no shutdown hook runs), checks that its job runs on, cancels
-   * it the way the README says (PATCH /jobs/ID?mode=cancel), and starts a launcher that resumes.
+   * it the way docs/stream.md says (PATCH /jobs/ID?mode=cancel), and starts a launcher that resumes.
    */
   private Process killAndResume(String cluster, DynamoDbLocal local, Kinesalite kinesalite, String table,
       Path index, Process first, Path firstLog) throws Exception {

@@ -291,7 +291,7 @@ class PageReaderIT {
       assertThat(p2.fresh(), is(true));
       assertThat(p2.requests(), is(1));
       assertThat(PageWalk.keys(p2.items()), equalTo(built.subList(9, 19)));
-      // Page 3 comes from the index as of the build: the item pushed off page 2 shows on neither (see README).
+      // Page 3 comes from the index as of the build: the item pushed off page 2 shows on neither (see docs/pages.md).
       ItemPage<Map<String, AttributeValue>> p3 = fresh.read("p", 3, 10, Order.DESC);
       assertThat(p3.fresh(), is(false));
       assertThat(PageWalk.keys(p3.items()), equalTo(built.subList(20, 30)));

@@ -234,7 +234,7 @@ class StreamIT {
    * {@code pagemark stream} in a JVM of its own into the file index at {@code index}, output to {@code log}, with the
    * JVM flags {@code bin/pagemark} gives it (Flink's Java 17 opens, the job jar) and {@code extra} options (a runner,
    * a Redis index). The watermark follows the clock after 20 s without records, so that a loaded machine's pauses
-   * between bundles are not taken for an idle stream (see README, "Resume position and stopping").
+   * between bundles are not taken for an idle stream (see docs/stream.md, "Resume position and stopping").
    */
   static Process startStream(DynamoDbLocal local, Kinesalite kinesalite, String table, Path index, Path log,
       String... extra) throws IOException {

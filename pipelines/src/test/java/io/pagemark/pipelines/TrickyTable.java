@@ -32,7 +32,7 @@ public final class TrickyTable {
   public static final String BY_BINARY = "byBinary";
 
   /** Group keys that must never become paths, and must stay distinct. */
-  static final List<String> HOSTILE_GROUPS =
+  public static final List<String> HOSTILE_GROUPS =
       List.of("../x", "a/b", ".", "..", "CON", "nul\u0000byte", "k".repeat(1000), "\u00e9", "e\u0301", "A", "a",
           "with space", "new\nline", "back\\slash", "/etc/passwd");
 
@@ -40,7 +40,7 @@ public final class TrickyTable {
       List.of("a", "e\u0301", "\u00e9", "\u4e2d", "\uE000", "\uFFFD", "\uD83D\uDE00", "Z", "z", "~", "\u007f",
           "\u0080", "aa", "a\u0000", "\uD83D\uDE00a", "\uE000a");
 
-  static final List<String> TRICKY_NUMBERS =
+  public static final List<String> TRICKY_NUMBERS =
       List.of("-99999999999999999999999999999999999999", "99999999999999999999999999999999999999",
           "12345678901234567890123456789012345678", "12345678901234567890123456789012345677", "0", "-0.5", "0.5",
           "1E-130", "-1E-130", "9.9999999999999999999999999999999999999E+125",

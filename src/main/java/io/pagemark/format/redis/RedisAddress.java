@@ -24,6 +24,8 @@ import redis.clients.jedis.exceptions.JedisException;
  * @param host the server, or the first seed node of a cluster
  * @param port its port
  * @param database the database number (always 0 in a cluster)
+ * @param user the ACL user, or null for the default user
+ * @param password the password, or null for none
  * @param seeds a cluster's seed nodes as {@code HOST:PORT}; empty for one server
  */
 public record RedisAddress(String host, int port, int database, String user, String password, List<String> seeds)

@@ -40,7 +40,7 @@ public final class LookupCommand implements Callable<Integer> {
   @Option(names = "--index", required = true, paramLabel = "DIR|redis://HOST:PORT[/DB][?prefix=P]",
       description = "The index: its root directory, or the Redis database (redis://) or Redis Cluster"
           + " (redis-cluster://HOST:PORT[,HOST:PORT...]) that holds it (prefix: its key prefix, when it holds several"
-          + " indexes).")
+          + " indexes), or a PostgreSQL index: jdbc:postgresql://HOST:PORT/DB[?currentSchema=S].")
   String index;
 
   @Option(names = "--group", required = true, paramLabel = "G",

@@ -204,7 +204,7 @@ public final class StreamRun implements AutoCloseable {
    * Reads Kinesis through Beam's splittable-DoFn wrapper of the source unless the user asked for the primitive read
    * ({@code --experiments=use_deprecated_read}). The DirectRunner's primitive unbounded read emits at most 10 records
    * per bundle and closes the reader after 5% of bundles; a KinesisIO reader restarted from its checkpoint starts new
-   * shard threads and fetches its records again. See README, "Catch-up throughput" ({@code bench-stream-backlog}).
+   * shard threads and fetches its records again. See docs/stream.md, "Catch-up throughput" ({@code bench-stream-backlog}).
    */
   static void useSdfRead(org.apache.beam.sdk.options.PipelineOptions o) {
     org.apache.beam.sdk.options.ExperimentalOptions e = o.as(org.apache.beam.sdk.options.ExperimentalOptions.class);
