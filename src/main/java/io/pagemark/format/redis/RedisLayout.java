@@ -161,8 +161,7 @@ public final class RedisLayout implements Serializable {
 
   /** A SCAN MATCH pattern for the temporary sets of one build. */
   public byte[] tempKeyPattern(String buildId) {
-    byte[] p = globTagged(concat(TEMP, bytes(IndexLayout.checkBuildId(buildId))), false);
-    return p;
+    return globTagged(concat(TEMP, bytes(IndexLayout.checkBuildId(buildId))), false);
   }
 
   /** {@code P{?...?}SUFFIX} (32 '?', one per hex digit of a tag), with a trailing '*' when {@code open}. */

@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.function.Function;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPool;
-import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.exceptions.JedisClusterOperationException;
@@ -174,11 +173,6 @@ public abstract class RedisNodes implements AutoCloseable {
         }
       }
       return out;
-    }
-
-    /** The node a key's slot lives on now, for messages and tests. */
-    HostAndPort nodeOf(byte[] key) {
-      return provider.getNode(JedisClusterCRC16.getSlot(key));
     }
 
     @Override

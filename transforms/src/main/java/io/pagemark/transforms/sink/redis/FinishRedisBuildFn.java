@@ -19,7 +19,6 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.values.PCollectionView;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
 
 /**
  * The Redis load's last step, run once after every group is published: checks that Redis still holds every group

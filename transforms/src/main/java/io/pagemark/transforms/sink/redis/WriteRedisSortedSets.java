@@ -14,7 +14,6 @@ import io.pagemark.format.IndexLayout;
 import io.pagemark.format.redis.RedisAddress;
 import io.pagemark.format.redis.RedisIndexMeta;
 import io.pagemark.format.redis.RedisLayout;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
 import org.apache.beam.sdk.Pipeline;
