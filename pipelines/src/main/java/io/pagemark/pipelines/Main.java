@@ -64,12 +64,12 @@ public final class Main {
     s.println("usage: pagemark <command> [--option=value ...]");
     s.println("  demo       DynamoDB Local, sample comments, a backfill and some lookups (stops what it starts)");
     s.println("  backfill   --table=T (--gsi=G | --groupAttribute=A --sortAttribute=B)"
-        + " --output=DIR and/or --redis=redis://HOST:PORT[/DB]"
-        + " [--dynamoEndpoint=URL] [--awsRegion=R] [--segments=N] [--runner=...]");
-    s.println("  lookup     --index=DIR|redis://HOST:PORT[/DB] --group=G --page=N[,N...] --pageSize=S"
-        + " [--order=asc|desc] [--build=ID]");
+        + " --output=DIR|s3://BUCKET/PREFIX and/or --redis=redis://HOST:PORT[/DB]"
+        + " [--dynamoEndpoint=URL] [--s3Endpoint=URL] [--awsRegion=R] [--segments=N] [--runner=...]");
+    s.println("  lookup     --index=DIR|redis://HOST:PORT[/DB]|s3://BUCKET/PREFIX --group=G --page=N[,N...] --pageSize=S"
+        + " [--order=asc|desc] [--build=ID] [--s3Endpoint=URL]");
     s.println("  verify     --table=T --gsi=G --index=DIR [--tolerance=0.0] [--samplesPerGroup=5] [--maxGroups=N]");
-    s.println("  gc         --index=DIR [--keep=3] [--graceMinutes=60]");
+    s.println("  gc         --index=DIR|s3://BUCKET/PREFIX [--keep=3] [--graceMinutes=60] [--s3Endpoint=URL]");
     s.println("  page       --table=T --gsi=G --index=DIR|redis://... --group=G --page=N --pageSize=S [--order=asc|desc]"
         + " [--freshPages=K] [--dynamoEndpoint=URL] [--awsRegion=R]");
     s.println("  flink-cluster  start|stop|status [--taskmanagers=N]   a local Flink session cluster (see README)");

@@ -9,10 +9,10 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 /** The reference: every page of a group as DynamoDB's own cursor walk (LastEvaluatedKey) returns it. */
-final class PageWalk {
+public final class PageWalk {
   private PageWalk() {}
 
-  static List<List<Map<String, AttributeValue>>> pages(
+  public static List<List<Map<String, AttributeValue>>> pages(
       DynamoDbClient c, String table, String index, String group, int pageSize, boolean forward) {
     List<List<Map<String, AttributeValue>>> pages = new ArrayList<>();
     Map<String, AttributeValue> from = null;
@@ -38,7 +38,7 @@ final class PageWalk {
   }
 
   /** The primary keys of a page's items, for readable comparisons. */
-  static List<String> keys(List<Map<String, AttributeValue>> page) {
+  public static List<String> keys(List<Map<String, AttributeValue>> page) {
     List<String> keys = new ArrayList<>();
     for (Map<String, AttributeValue> item : page) {
       keys.add(item.get("PK").s() + "|" + item.get("SK").s());

@@ -26,13 +26,13 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
  * <p>Table key (PK S, SK S); GSIs {@code byString} (PK2, SK), {@code byNumber} (PK2, NUM N), {@code byBinary}
  * (PK2, BIN B).
  */
-final class TrickyTable {
-  static final String BY_STRING = "byString";
-  static final String BY_NUMBER = "byNumber";
-  static final String BY_BINARY = "byBinary";
+public final class TrickyTable {
+  public static final String BY_STRING = "byString";
+  public static final String BY_NUMBER = "byNumber";
+  public static final String BY_BINARY = "byBinary";
 
   /** Group keys that must never become paths, and must stay distinct. */
-  static final List<String> HOSTILE_GROUPS =
+  public static final List<String> HOSTILE_GROUPS =
       List.of("../x", "a/b", ".", "..", "CON", "nul\u0000byte", "k".repeat(1000), "\u00e9", "e\u0301", "A", "a",
           "with space", "new\nline", "back\\slash", "/etc/passwd");
 
@@ -50,7 +50,7 @@ final class TrickyTable {
 
   private TrickyTable() {}
 
-  static void create(DynamoDbClient c, String table) {
+  public static void create(DynamoDbClient c, String table) {
     c.createTable(
         b ->
             b.tableName(table)
@@ -80,7 +80,7 @@ final class TrickyTable {
   }
 
   /** The items, deterministic for a seed. */
-  static List<Map<String, AttributeValue>> items(long seed) {
+  public static List<Map<String, AttributeValue>> items(long seed) {
     Random r = new Random(seed);
     List<Map<String, AttributeValue>> items = new ArrayList<>();
     int[] id = {0};
@@ -141,7 +141,7 @@ final class TrickyTable {
   }
 
   /** Items per group that a GSI with the given sort attribute holds. */
-  static Map<String, Integer> expectedCounts(List<Map<String, AttributeValue>> items, String sortAttribute) {
+  public static Map<String, Integer> expectedCounts(List<Map<String, AttributeValue>> items, String sortAttribute) {
     Map<String, Integer> m = new LinkedHashMap<>();
     for (Map<String, AttributeValue> it : items) {
       if (it.containsKey("PK2") && it.containsKey(sortAttribute)) {

@@ -10,6 +10,7 @@ import io.pagemark.format.BuildInfo;
 import io.pagemark.format.IndexLayout;
 import io.pagemark.key.KeyType;
 import io.pagemark.transforms.Backfill;
+import io.pagemark.transforms.sink.file.S3EndpointOptions;
 import io.pagemark.transforms.sink.file.WriteIndexFiles;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -41,8 +42,9 @@ public final class BackfillCommand {
       err.println("pagemark backfill: " + e.getMessage());
       err.println(
           "usage: pagemark backfill --table=T (--gsi=G | --groupAttribute=A --sortAttribute=B)"
-              + " (--output=DIR | --redis=redis://HOST:PORT[/DB] | both) [--redisKeyPrefix=P] [--redisBatchSize=N]"
-              + " [--dynamoEndpoint=URL] [--awsRegion=R] [--segments=N] [--runner=...]");
+              + " (--output=DIR|s3://BUCKET/PREFIX | --redis=redis://HOST:PORT[/DB] | both) [--redisKeyPrefix=P]"
+              + " [--redisBatchSize=N] [--dynamoEndpoint=URL] [--s3Endpoint=URL] [--awsRegion=R] [--segments=N]"
+              + " [--runner=...]");
       return ExitCode.USAGE;
     }
     try {
@@ -103,6 +105,7 @@ public final class BackfillCommand {
       IndexLayout.checkBuildId(o.getBuildId());
     }
     new DynamoConnection(o.getDynamoEndpoint(), null);
+    S3EndpointOptions.useS3Endpoint(o);
   }
 
   /** The connection the options describe. */
@@ -163,8 +166,18 @@ public final class BackfillCommand {
     if (options.getOutput() == null) {
       return null; // Redis only: the sink's finish step checked and recorded the build in Redis
     }
-    Path root = Path.of(options.getOutput());
-    return BuildInfo.read(
-        new IndexLayout(root).build(backfill.buildId()).resolve(IndexLayout.BUILD_INFO));
+    return publishedInfo(options.getOutput(), backfill.buildId());
+  }
+
+  /** The published build's build.json, from a directory or any Beam file system ({@code s3://...}). */
+  static BuildInfo publishedInfo(String output, String buildId) throws IOException {
+    if (!output.matches("^[A-Za-z][A-Za-z0-9+.-]*://.*") || output.startsWith("file:")) {
+      return BuildInfo.read(new IndexLayout(Path.of(output)).build(buildId).resolve(IndexLayout.BUILD_INFO));
+    }
+    String file = output.replaceAll("/+$", "") + "/" + IndexLayout.BUILDS + "/" + buildId + "/" + IndexLayout.BUILD_INFO;
+    try (java.io.InputStream in = java.nio.channels.Channels.newInputStream(
+        org.apache.beam.sdk.io.FileSystems.open(org.apache.beam.sdk.io.FileSystems.matchNewResource(file, false)))) {
+      return BuildInfo.parse(file, in.readAllBytes());
+    }
   }
 }

@@ -4,6 +4,8 @@ import io.pagemark.pipelines.cli.Args;
 import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.format.BuildCollector;
 import io.pagemark.format.IndexLayout;
+import io.pagemark.format.s3.S3IndexStore;
+import io.pagemark.format.s3.S3Location;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -12,12 +14,14 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * {@code pagemark gc --index=DIR [--keep=3] [--graceMinutes=60]}: removes builds beyond the newest {@code keep},
- * never the current one nor one younger than the grace period, and abandoned partial builds older than it.
+ * {@code pagemark gc --index=DIR|s3://BUCKET/PREFIX [--keep=3] [--graceMinutes=60] [--s3Endpoint=URL]}: removes
+ * builds beyond the newest {@code keep}, never the current one nor one younger than the grace period, and abandoned
+ * partial builds older than it (in S3: build prefixes without build.json).
  */
 public final class GcCommand {
-  static final Set<String> OPTIONS = Set.of("index", "keep", "graceMinutes");
-  static final String USAGE = "usage: pagemark gc --index=DIR [--keep=3] [--graceMinutes=60]";
+  static final Set<String> OPTIONS = Set.of("index", "keep", "graceMinutes", "s3Endpoint");
+  static final String USAGE =
+      "usage: pagemark gc --index=DIR|s3://BUCKET/PREFIX [--keep=3] [--graceMinutes=60] [--s3Endpoint=URL]";
 
   private GcCommand() {}
 
@@ -28,12 +32,24 @@ public final class GcCommand {
     }
     try {
       Args a = Args.parse(argv, OPTIONS);
-      Path root = Path.of(a.required("index"));
+      String index = a.required("index");
       int keep = (int) Args.number("keep", a.get("keep", "3"), 1, 1_000_000);
       long grace = Args.number("graceMinutes", a.get("graceMinutes", "60"), 0, 10_000_000);
-      BuildCollector.Result r =
-          new BuildCollector(new IndexLayout(root)).collect(keep, Duration.ofMinutes(grace),
-              System.currentTimeMillis());
+      BuildCollector.Result r;
+      if (S3Location.accepts(index)) {
+        S3Location location;
+        try {
+          location = S3Location.parse(S3Location.withEndpoint(index, a.get("s3Endpoint", null)));
+        } catch (IllegalArgumentException e) {
+          throw new Args.UsageException(e.getMessage());
+        }
+        try (S3IndexStore store = new S3IndexStore(location)) {
+          r = new BuildCollector(store).collect(keep, Duration.ofMinutes(grace), System.currentTimeMillis());
+        }
+      } else {
+        r = new BuildCollector(new IndexLayout(Path.of(index))).collect(keep, Duration.ofMinutes(grace),
+            System.currentTimeMillis());
+      }
       for (String id : r.removed()) {
         err.println("gc: removed build " + id);
       }

@@ -21,7 +21,7 @@ import java.util.Set;
  * code 3).
  */
 public final class LookupCommand {
-  static final Set<String> OPTIONS = Set.of("index", "group", "page", "pageSize", "order", "build");
+  static final Set<String> OPTIONS = Set.of("index", "group", "page", "pageSize", "order", "build", "s3Endpoint");
   /** DynamoDB reads at most 1 MB a request; a page is at most what one Query can be asked for. */
   static final int MAX_PAGE_SIZE = 1_000_000;
   static final int REPUBLISHED_ATTEMPTS = 3;
@@ -29,8 +29,8 @@ public final class LookupCommand {
   private LookupCommand() {}
 
   static final String USAGE =
-      "usage: pagemark lookup --index=DIR|redis://HOST:PORT[/DB][?prefix=P] --group=G --page=N[,N...] --pageSize=S"
-          + " [--order=asc|desc] [--build=ID]";
+      "usage: pagemark lookup --index=DIR|redis://HOST:PORT[/DB][?prefix=P]|s3://BUCKET/PREFIX --group=G"
+          + " --page=N[,N...] --pageSize=S [--order=asc|desc] [--build=ID] [--s3Endpoint=URL]";
 
   public static int run(List<String> argv, PrintStream out, PrintStream err) {
     if (argv.contains("--help")) {
@@ -50,7 +50,7 @@ public final class LookupCommand {
         throw new Args.UsageException(e.getMessage());
       }
       List<String> lines;
-      try (Index index = open(spec, args.get("build", null))) {
+      try (Index index = open(spec, args.get("build", null), args.get("s3Endpoint", null))) {
         lines = pageStarts(index, group, pages, pageSize, order);
       }
       lines.forEach(out::println);
@@ -68,9 +68,9 @@ public final class LookupCommand {
     }
   }
 
-  private static Index open(String spec, String build) throws IOException, Args.UsageException {
+  private static Index open(String spec, String build, String s3Endpoint) throws IOException, Args.UsageException {
     try {
-      return VerifyCommand.openIndex(spec, build);
+      return VerifyCommand.openIndex(spec, build, s3Endpoint);
     } catch (IllegalArgumentException e) {
       throw new Args.UsageException(e.getMessage()); // a malformed --index URI or --build id
     }

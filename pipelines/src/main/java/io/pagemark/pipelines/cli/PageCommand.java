@@ -29,10 +29,11 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 public final class PageCommand {
   static final Set<String> OPTIONS =
       Set.of("table", "gsi", "index", "group", "page", "pageSize", "order", "freshPages", "dynamoEndpoint",
-          "awsRegion", "build");
+          "awsRegion", "build", "s3Endpoint");
   static final String USAGE =
-      "usage: pagemark page --table=T --gsi=G --index=DIR|redis://... --group=G --page=N --pageSize=S"
-          + " [--order=asc|desc] [--freshPages=K] [--dynamoEndpoint=URL] [--awsRegion=R] [--build=ID]";
+      "usage: pagemark page --table=T --gsi=G --index=DIR|redis://...|s3://... --group=G --page=N --pageSize=S"
+          + " [--order=asc|desc] [--freshPages=K] [--dynamoEndpoint=URL] [--s3Endpoint=URL] [--awsRegion=R]"
+          + " [--build=ID]";
 
   private PageCommand() {}
 
@@ -66,7 +67,7 @@ public final class PageCommand {
       return usage(err, e.getMessage());
     }
     ItemPage<Map<String, AttributeValue>> result;
-    try (Index index = VerifyCommand.openIndex(spec, args.get("build", null));
+    try (Index index = VerifyCommand.openIndex(spec, args.get("build", null), args.get("s3Endpoint", null));
         DynamoDbClient client = connection.client()) {
       PageReader<Map<String, AttributeValue>> reader =
           PageReader.of(client, table, gsi, index).withFreshPages(freshPages);

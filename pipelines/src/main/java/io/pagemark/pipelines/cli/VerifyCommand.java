@@ -8,6 +8,7 @@ import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.dynamo.ItemKeys;
 import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.IndexLayout;
+import io.pagemark.format.s3.S3Location;
 import io.pagemark.key.KeyType;
 import io.pagemark.key.KeyValue;
 import io.pagemark.lookup.file.FileIndex;
@@ -43,9 +44,10 @@ import software.amazon.awssdk.services.dynamodb.model.Select;
 public final class VerifyCommand {
   static final Set<String> OPTIONS =
       Set.of("table", "gsi", "index", "build", "dynamoEndpoint", "awsRegion", "tolerance", "samplesPerGroup",
-          "maxGroups", "seed");
+          "maxGroups", "seed", "s3Endpoint");
   static final String USAGE =
-      "usage: pagemark verify --table=T --gsi=G --index=DIR|redis://HOST:PORT[/DB][?prefix=P] [--build=ID] [--dynamoEndpoint=URL] [--awsRegion=R]"
+      "usage: pagemark verify --table=T --gsi=G --index=DIR|redis://HOST:PORT[/DB][?prefix=P]|s3://BUCKET/PREFIX"
+          + " [--build=ID] [--dynamoEndpoint=URL] [--s3Endpoint=URL] [--awsRegion=R]"
           + " [--tolerance=0.0] [--samplesPerGroup=5] [--maxGroups=all] [--seed=1]";
 
   private VerifyCommand() {}
@@ -84,7 +86,7 @@ public final class VerifyCommand {
     String spec = a.get("index", null);
     DynamoConnection connection = new DynamoConnection(a.get("dynamoEndpoint", null), a.get("awsRegion", null));
     try (DynamoDbClient client = connection.client();
-        Index index = openIndex(spec, a.get("build", null))) {
+        Index index = openIndex(spec, a.get("build", null), a.get("s3Endpoint", null))) {
       KeySchema schema = KeySchema.describe(client, a.get("table", null), a.get("gsi", null));
       String builtOn = builtOn(index);
       if (!builtOn.equals(schema.groupAttribute() + "/" + schema.sortAttribute().name())) {
@@ -137,8 +139,10 @@ public final class VerifyCommand {
     }
   }
 
-  static Index openIndex(String spec, String build) throws IOException {
-    return build == null ? Indexes.open(spec) : Indexes.open(spec, build);
+  /** Opens an index; {@code s3Endpoint} (the {@code --s3Endpoint} option, or null) reaches an S3-compatible store. */
+  static Index openIndex(String spec, String build, String s3Endpoint) throws IOException {
+    String s = S3Location.withEndpoint(spec, s3Endpoint);
+    return build == null ? Indexes.open(s) : Indexes.open(s, build);
   }
 
   /** "groupAttribute/sortAttribute" of an index, as its build recorded them. */

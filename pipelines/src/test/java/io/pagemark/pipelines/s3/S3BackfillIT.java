@@ -1,0 +1,211 @@
+package io.pagemark.pipelines.s3;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.everyItem;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.matchesPattern;
+
+import io.pagemark.format.s3.S3IndexStore;
+import io.pagemark.format.s3.S3Location;
+import io.pagemark.format.s3.S3Reads;
+import io.pagemark.lookup.GroupPages;
+import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
+import io.pagemark.lookup.Order;
+import io.pagemark.lookup.s3.S3Indexes;
+import io.pagemark.pipelines.BackfillIT;
+import io.pagemark.pipelines.TrickyTable;
+import io.pagemark.pipelines.demo.SampleComments;
+import io.pagemark.testing.DynamoDbLocal;
+import io.pagemark.testing.S3Proxy;
+import io.pagemark.testing.SharedDynamoDbLocal;
+import io.pagemark.testing.SharedS3Proxy;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * The backfill test table built into S3 (a real S3 API: s3proxy on loopback) on the DirectRunner and on local Flink:
+ * every page of every group in both orders through the S3 index equals DynamoDB's walk; the objects are the file
+ * layout and nothing else; missing, truncated and foreign objects fail with the file index's errors.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class S3BackfillIT {
+  static final String TABLE = "trickyS3";
+  DynamoDbLocal local;
+  DynamoDbClient client;
+  S3Proxy s3;
+  List<Map<String, AttributeValue>> items;
+  String bucket;
+
+  @BeforeAll
+  void setUp() throws Exception {
+    local = SharedDynamoDbLocal.get();
+    client = local.client();
+    TrickyTable.create(client, TABLE);
+    items = TrickyTable.items(13);
+    SampleComments.load(client, TABLE, items, 2, null);
+    s3 = SharedS3Proxy.get();
+    bucket = s3.createBucket("backfill");
+  }
+
+  @AfterAll
+  void close() {
+    client.close();
+  }
+
+  private BackfillIT.Result backfill(String output, String gsi, String... more) {
+    List<String> argv = new ArrayList<>(List.of("backfill", "--table=" + TABLE, "--gsi=" + gsi, "--output=" + output,
+        "--s3Endpoint=" + s3.endpoint(), "--dynamoEndpoint=" + local.endpoint(), "--progressSeconds=0"));
+    argv.addAll(List.of(more));
+    return BackfillIT.cli(argv.toArray(String[]::new));
+  }
+
+  /** The index's spec with the endpoint, as a library user opens it. */
+  private String spec(String prefix) {
+    return s3.spec(bucket, prefix);
+  }
+
+  @Test
+  @org.junit.jupiter.api.Order(1)
+  void directRunnerWithPartsEveryPageIsDynamoDbsPage() throws Exception {
+    long t = System.nanoTime();
+    BackfillIT.Result r = backfill("s3://" + bucket + "/direct", TrickyTable.BY_STRING, "--segments=2",
+        "--maxPartEntries=40");
+    System.err.printf("S3BackfillIT: DirectRunner build to S3 took %.1f s%n", (System.nanoTime() - t) / 1e9);
+    assertThat(r.err(), r.code(), is(0));
+    assertThat(r.out(), containsString("to s3://" + bucket + "/direct: " + String.format("%,d", items.size())
+        + " items scanned"));
+    try (Index index = Indexes.open(spec("direct"))) {
+      long pages = EveryPage.assertEqualsDynamoDb(index, client, TABLE, TrickyTable.BY_STRING,
+          TrickyTable.expectedCounts(items, "SK"), 7);
+      assertThat(pages, greaterThan(100L));
+      for (String g : TrickyTable.HOSTILE_GROUPS) {
+        try (GroupPages p = index.group(g)) {
+          assertThat(p.group().text(), equalTo(g));
+        }
+      }
+    }
+    try (S3IndexStore store = new S3IndexStore(S3Location.parse(spec("direct")))) {
+      String id = store.currentBuildId();
+      List<String> keys = store.list("").stream().map(o -> o.key()).toList();
+      String build = "direct/builds/" + id + "/";
+      assertThat("no part file, no stray object", keys, everyItem(matchesPattern("direct/CURRENT|" + build
+          + "(build\\.json|manifest\\.jsonl|groups/[0-9a-f]{2}/[0-9a-f]{2}/[0-9a-f]{64}\\.pmi)")));
+      assertThat(keys.stream().filter(k -> k.endsWith(".pmi")).count(),
+          is((long) TrickyTable.expectedCounts(items, "SK").size()));
+    }
+  }
+
+  @Test
+  @org.junit.jupiter.api.Order(2)
+  void numbersEveryPageIsDynamoDbsPageAndARecordIsOneGetOfItsBytes() throws Exception {
+    BackfillIT.Result r = backfill("s3://" + bucket + "/numbers/", TrickyTable.BY_NUMBER, "--segments=3");
+    assertThat(r.err(), r.code(), is(0));
+    try (Index index = Indexes.open(spec("numbers"))) {
+      EveryPage.assertEqualsDynamoDb(index, client, TABLE, TrickyTable.BY_NUMBER,
+          TrickyTable.expectedCounts(items, "NUM"), 5);
+      S3Reads reads = S3Indexes.reads(index);
+      try (GroupPages big = index.group("big")) { // cached by the walk above: its header is not read again
+        int width = recordWidth("numbers", index.buildId(), "big");
+        long gets = reads.gets();
+        long bytes = reads.bytes();
+        big.pageStart(big.pages(20) / 2, 20, Order.ASC);
+        assertThat("one GET for the record before the page", reads.gets() - gets, is(1L));
+        assertThat("exactly the record's bytes", reads.bytes() - bytes, is((long) width));
+      }
+    }
+  }
+
+  /** A group's record width, from its build's manifest. */
+  private int recordWidth(String prefix, String buildId, String group) throws Exception {
+    try (S3IndexStore store = new S3IndexStore(S3Location.parse(spec(prefix)))) {
+      String manifest = new String(store.read("builds/" + buildId + "/manifest.jsonl"), StandardCharsets.UTF_8);
+      for (String line : manifest.split("\n")) {
+        if (line.startsWith("{\"group\":{\"S\":\"" + group + "\"}")) {
+          return Integer.parseInt(line.replaceAll(".*\"recordWidth\":(\\d+).*", "$1"));
+        }
+      }
+    }
+    throw new AssertionError("group " + group + " is not in the manifest");
+  }
+
+  @Test
+  @org.junit.jupiter.api.Order(3)
+  void localFlinkWritesTheSameBuildEveryPageIsDynamoDbsPage() throws Exception {
+    long t = System.nanoTime();
+    BackfillIT.Result r = backfill("s3://" + bucket + "/flink", TrickyTable.BY_STRING, "--segments=4",
+        "--maxPartEntries=40", "--runner=FlinkRunner", "--flinkMaster=[local]", "--parallelism=2");
+    System.err.printf("S3BackfillIT: local Flink build to S3 took %.1f s%n", (System.nanoTime() - t) / 1e9);
+    assertThat(r.err(), r.code(), is(0));
+    try (Index index = Indexes.open(spec("flink"))) {
+      EveryPage.assertEqualsDynamoDb(index, client, TABLE, TrickyTable.BY_STRING,
+          TrickyTable.expectedCounts(items, "SK"), 7);
+    }
+    try (S3IndexStore flink = new S3IndexStore(S3Location.parse(spec("flink")));
+        S3IndexStore direct = new S3IndexStore(S3Location.parse(spec("direct")))) {
+      assertThat("the same manifest as the DirectRunner's (it names no build)",
+          new String(flink.read("builds/" + flink.currentBuildId() + "/manifest.jsonl"), StandardCharsets.UTF_8),
+          equalTo(new String(direct.read("builds/" + direct.currentBuildId() + "/manifest.jsonl"),
+              StandardCharsets.UTF_8)));
+    }
+  }
+
+  @Test
+  @org.junit.jupiter.api.Order(4)
+  void missingDamagedAndForeignObjectsFailWithWhatWasWrong() throws Exception {
+    String endpoint = "--s3Endpoint=" + s3.endpoint();
+    BackfillIT.Result noBucket = BackfillIT.cli("lookup", "--index=s3://no-such-bucket/x", endpoint, "--group=ties",
+        "--page=1", "--pageSize=10");
+    assertThat(noBucket.code(), is(1));
+    assertThat(noBucket.err(), containsString("no such bucket in S3 at " + s3.endpoint()));
+    BackfillIT.Result noCurrent = BackfillIT.cli("lookup", "--index=s3://" + bucket + "/empty", endpoint,
+        "--group=ties", "--page=1", "--pageSize=10");
+    assertThat(noCurrent.code(), is(1));
+    assertThat(noCurrent.err(), containsString("s3://" + bucket + "/empty/CURRENT: no published build under this"
+        + " prefix"));
+    BackfillIT.Result noGroup = BackfillIT.cli("lookup", "--index=s3://" + bucket + "/direct", endpoint,
+        "--group=nope", "--page=1", "--pageSize=10");
+    assertThat(noGroup.code(), is(3));
+    BackfillIT.Result badSpec = BackfillIT.cli("lookup", "--index=s3://" + bucket + "/direct?colour=red",
+        "--group=ties", "--page=1", "--pageSize=10");
+    assertThat(badSpec.code(), is(2));
+
+    // damage copies of the direct build's group file of "ties": truncated, then foreign
+    try (S3IndexStore store = new S3IndexStore(S3Location.parse(spec("direct")))) {
+      String id = store.currentBuildId();
+      String file = "builds/" + id + "/" + io.pagemark.format.GroupPaths.relativePath(
+          io.pagemark.key.KeyValue.ofString("ties"));
+      byte[] good = store.read(file);
+      for (String damaged : List.of("truncated", "foreign")) {
+        String prefix = "damaged-" + damaged;
+        try (S3IndexStore copy = new S3IndexStore(S3Location.parse(spec(prefix)))) {
+          for (String f : List.of("build.json", "manifest.jsonl")) {
+            copy.put("builds/" + id + "/" + f, store.read("builds/" + id + "/" + f));
+          }
+          copy.put(file, damaged.equals("truncated") ? java.util.Arrays.copyOf(good, good.length - 3)
+              : "<html>not an index</html>".getBytes(StandardCharsets.UTF_8));
+          copy.put("CURRENT", (id + "\n").getBytes(StandardCharsets.US_ASCII));
+        }
+        BackfillIT.Result r = BackfillIT.cli("lookup", "--index=s3://" + bucket + "/" + prefix, endpoint,
+            "--group=ties", "--page=1", "--pageSize=10");
+        assertThat(damaged, r.code(), is(1));
+        assertThat(r.err(), containsString("s3://" + bucket + "/" + prefix + "/" + file + ": "
+            + (damaged.equals("truncated") ? "truncated" : "not a pagemark group file")));
+      }
+    }
+  }
+}

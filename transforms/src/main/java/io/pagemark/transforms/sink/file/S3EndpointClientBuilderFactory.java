@@ -1,0 +1,31 @@
+package io.pagemark.transforms.sink.file;
+
+import io.pagemark.dynamo.DynamoConnection;
+import java.net.URI;
+import org.apache.beam.sdk.io.aws2.options.S3ClientBuilderFactory;
+import org.apache.beam.sdk.io.aws2.options.S3Options;
+import org.apache.beam.sdk.io.aws2.s3.DefaultS3ClientBuilderFactory;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
+
+/**
+ * The S3 clients of Beam's S3 file system for {@code --s3Endpoint}: Beam's own configuration, plus the endpoint with
+ * path-style addressing (S3-compatible stores rarely answer {@code BUCKET.host} names; Beam's options have no switch
+ * for it), the region {@value DynamoConnection#DEFAULT_REGION} when none is configured, and dummy credentials for a
+ * loopback endpoint when the AWS default chain has none. Instantiated by Beam on each worker (public, no arguments).
+ */
+public final class S3EndpointClientBuilderFactory implements S3ClientBuilderFactory {
+  @Override
+  public S3ClientBuilder createBuilder(S3Options options) {
+    S3ClientBuilder b = new DefaultS3ClientBuilderFactory().createBuilder(options);
+    String endpoint = options.as(S3EndpointOptions.class).getS3Endpoint();
+    if (endpoint != null && !endpoint.isBlank()) {
+      b.endpointOverride(URI.create(endpoint)).forcePathStyle(true)
+          .credentialsProvider(DynamoConnection.credentialsFor(endpoint));
+    }
+    if (options.getAwsRegion() == null) {
+      b.region(Region.of(DynamoConnection.DEFAULT_REGION));
+    }
+    return b;
+  }
+}

@@ -1,0 +1,26 @@
+package io.pagemark.transforms.sink.file;
+
+import org.apache.beam.sdk.io.aws2.options.S3Options;
+import org.apache.beam.sdk.options.Description;
+
+/**
+ * Options of a pipeline that writes an index to S3 ({@code --output=s3://BUCKET/PREFIX}) through Beam's S3 file
+ * system: {@code --s3Endpoint} for an S3-compatible store, which {@link S3EndpointClientBuilderFactory} (set with
+ * {@link #useS3Endpoint}) reaches with path-style addressing. Region and credentials are Beam's {@code --awsRegion}
+ * and the AWS default chain.
+ */
+public interface S3EndpointOptions extends S3Options {
+  @Description("S3 endpoint URL for an S3-compatible store (path-style addressing), e.g. http://127.0.0.1:9000;"
+      + " default: AWS's endpoint of --awsRegion.")
+  String getS3Endpoint();
+
+  void setS3Endpoint(String value);
+
+  /** Makes Beam's S3 file system use {@code --s3Endpoint} (when given) for every S3 client it builds. */
+  static void useS3Endpoint(S3EndpointOptions options) {
+    if (options.getS3Endpoint() != null && !options.getS3Endpoint().isBlank()) {
+      io.pagemark.dynamo.DynamoConnection.checkEndpoint(options.getS3Endpoint(), "S3", "http://127.0.0.1:9000");
+      options.setS3ClientFactoryClass(S3EndpointClientBuilderFactory.class);
+    }
+  }
+}
