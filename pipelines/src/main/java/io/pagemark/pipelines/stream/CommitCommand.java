@@ -4,6 +4,7 @@ import io.pagemark.pipelines.cli.Args;
 import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.commit.IndexCommit;
+import io.pagemark.format.s3.S3Location;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.NoSuchFileException;
@@ -18,12 +19,33 @@ import java.util.Set;
  */
 public final class CommitCommand {
   static final Set<String> OPTIONS =
-      Set.of("index", "group", "dynamoEndpoint", "awsRegion", "resolveTies", "keepBuilds", "dedupeHours");
+      Set.of("index", "group", "dynamoEndpoint", "awsRegion", "resolveTies", "keepBuilds", "dedupeHours", "wal",
+          "s3Endpoint");
   static final String USAGE =
-      "usage: pagemark commit --index=DIR [--group=G] [--dynamoEndpoint=URL] [--awsRegion=R] [--resolveTies=true|false]"
-          + " [--keepBuilds=3] [--dedupeHours=24]";
+      "usage: pagemark commit --index=DIR|s3://BUCKET/PREFIX [--wal=DIR (with s3://)] [--group=G]"
+          + " [--dynamoEndpoint=URL] [--s3Endpoint=URL] [--awsRegion=R] [--resolveTies=true|false] [--keepBuilds=3]"
+          + " [--dedupeHours=24]";
 
   private CommitCommand() {}
+
+  /**
+   * A commit of a directory index (its WAL inside it), or of an index in S3 whose WAL stays on local disk under
+   * {@code --wal} (the directory {@code pagemark stream --output} wrote).
+   */
+  private static IndexCommit open(String index, Args a) throws Args.UsageException {
+    if (!S3Location.accepts(index)) {
+      if (a.has("wal")) {
+        throw new Args.UsageException("--wal is for an index in S3; a directory index keeps its WAL inside it");
+      }
+      return IndexCommit.of(Path.of(index));
+    }
+    try {
+      return IndexCommit.toS3(Path.of(a.required("wal")),
+          S3Location.parse(S3Location.withEndpoint(index, a.get("s3Endpoint", null))));
+    } catch (IllegalArgumentException e) {
+      throw new Args.UsageException(e.getMessage());
+    }
+  }
 
   public static int run(List<String> argv, PrintStream out, PrintStream err) {
     if (argv.contains("--help")) {
@@ -33,13 +55,13 @@ public final class CommitCommand {
     IndexCommit commit;
     try {
       Args a = Args.parse(argv, OPTIONS);
-      Path index = Path.of(a.required("index"));
+      String index = a.required("index");
       String endpoint = a.get("dynamoEndpoint", null);
       String resolve = a.get("resolveTies", endpoint != null ? "true" : "false");
       if (!resolve.equals("true") && !resolve.equals("false")) {
         throw new Args.UsageException("--resolveTies must be true or false, not \"" + resolve + "\"");
       }
-      commit = IndexCommit.of(index)
+      commit = open(index, a)
           .withKeepBuilds((int) Args.number("keepBuilds", a.get("keepBuilds", "3"), 2, 1000))
           .withDedupeWindow(Duration.ofHours(Args.number("dedupeHours", a.get("dedupeHours", "24"), 1, 24 * 365)))
           .withProgress(err);
