@@ -9,8 +9,9 @@ import java.util.ServiceLoader;
 
 /**
  * Opens an index from an {@code --index} value, whatever stores it: a directory written by backfill, a Redis index
- * ({@code redis://HOST[:PORT][/DB][?prefix=P]}, which needs the optional Jedis dependency), or any other store whose
- * {@link IndexProvider} is on the classpath.
+ * ({@code redis://HOST[:PORT][/DB][?prefix=P]}, which needs the optional Jedis dependency), the same files in S3
+ * ({@code s3://BUCKET/PREFIX[?endpoint=URL]}, which needs the optional AWS SDK {@code s3} artifact), or any other
+ * store whose {@link IndexProvider} is on the classpath.
  *
  * <pre>{@code
  * try (Index index = Indexes.open("/data/comments-index");

@@ -28,6 +28,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * and ends with a one-line summary. Exit code 0 when the build is published, 2 for bad options, 1 otherwise.
  */
 public final class BackfillCommand {
+  /** The smallest part of an S3 multipart upload. */
+  static final int S3_PART_BYTES = 5 * 1024 * 1024;
+
   private BackfillCommand() {}
 
   public static int run(List<String> args, PrintStream out, PrintStream err) {
@@ -38,6 +41,11 @@ public final class BackfillCommand {
       options =
           PipelineOptionsFactory.fromArgs(args.toArray(String[]::new)).withValidation().as(BackfillOptions.class);
       checkKeyOptions(options);
+      if (args.stream().noneMatch(a -> a.startsWith("--s3UploadBufferSizeBytes"))) {
+        // Beam buffers 64 MiB per object written to S3; group files are written one after another and are mostly
+        // small, so S3's smallest part size serves them as well, with far less memory churn.
+        options.setS3UploadBufferSizeBytes(S3_PART_BYTES);
+      }
     } catch (IllegalArgumentException e) {
       err.println("pagemark backfill: " + e.getMessage());
       err.println(

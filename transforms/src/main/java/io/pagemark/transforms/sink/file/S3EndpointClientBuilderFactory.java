@@ -5,13 +5,15 @@ import java.net.URI;
 import org.apache.beam.sdk.io.aws2.options.S3ClientBuilderFactory;
 import org.apache.beam.sdk.io.aws2.options.S3Options;
 import org.apache.beam.sdk.io.aws2.s3.DefaultS3ClientBuilderFactory;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 
 /**
- * The S3 clients of Beam's S3 file system for {@code --s3Endpoint}: Beam's own configuration, plus the endpoint with
- * path-style addressing (S3-compatible stores rarely answer {@code BUCKET.host} names; Beam's options have no switch
- * for it), the region {@value DynamoConnection#DEFAULT_REGION} when none is configured, and dummy credentials for a
+ * The S3 clients of Beam's S3 file system for an index's output: Beam's own configuration, with Beam's Apache HTTP
+ * client named (pagemark's lookup library brings the URL-connection client, and the SDK refuses to choose between two
+ * on the classpath), the {@code --s3Endpoint} with path-style addressing when given (S3-compatible stores rarely
+ * answer {@code BUCKET.host} names; Beam's options have no switch for it), the region {@value DynamoConnection#DEFAULT_REGION} when none is configured, and dummy credentials for a
  * loopback endpoint when the AWS default chain has none. Instantiated by Beam on each worker (public, no arguments).
  */
 public final class S3EndpointClientBuilderFactory implements S3ClientBuilderFactory {
@@ -22,6 +24,10 @@ public final class S3EndpointClientBuilderFactory implements S3ClientBuilderFact
     if (endpoint != null && !endpoint.isBlank()) {
       b.endpointOverride(URI.create(endpoint)).forcePathStyle(true)
           .credentialsProvider(DynamoConnection.credentialsFor(endpoint));
+    }
+    if (options.getHttpClientConfiguration() == null && options.getProxyConfiguration() == null) {
+      // pagemark-lookup brings the URL-connection client too: with two on the classpath the SDK picks none
+      b.httpClientBuilder(ApacheHttpClient.builder());
     }
     if (options.getAwsRegion() == null) {
       b.region(Region.of(DynamoConnection.DEFAULT_REGION));

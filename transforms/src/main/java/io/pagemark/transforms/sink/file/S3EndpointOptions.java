@@ -16,10 +16,16 @@ public interface S3EndpointOptions extends S3Options {
 
   void setS3Endpoint(String value);
 
-  /** Makes Beam's S3 file system use {@code --s3Endpoint} (when given) for every S3 client it builds. */
+  /**
+   * Makes Beam's S3 file system build its clients with {@link S3EndpointClientBuilderFactory} (so with
+   * {@code --s3Endpoint} when given), unless {@code --s3ClientFactoryClass} names another factory.
+   *
+   * @throws IllegalArgumentException if {@code --s3Endpoint} is not a URL
+   */
   static void useS3Endpoint(S3EndpointOptions options) {
-    if (options.getS3Endpoint() != null && !options.getS3Endpoint().isBlank()) {
-      io.pagemark.dynamo.DynamoConnection.checkEndpoint(options.getS3Endpoint(), "S3", "http://127.0.0.1:9000");
+    io.pagemark.dynamo.DynamoConnection.checkEndpoint(options.getS3Endpoint(), "S3", "http://127.0.0.1:9000");
+    if (options.getS3ClientFactoryClass() == null
+        || options.getS3ClientFactoryClass() == org.apache.beam.sdk.io.aws2.s3.DefaultS3ClientBuilderFactory.class) {
       options.setS3ClientFactoryClass(S3EndpointClientBuilderFactory.class);
     }
   }
