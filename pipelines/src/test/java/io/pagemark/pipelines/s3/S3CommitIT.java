@@ -116,6 +116,12 @@ class S3CommitIT {
         assertThat(index.buildId(), not(equalTo(base)));
         long pages = EveryPage.assertEqualsDynamoDb(index, client, TABLE, TrickyTable.BY_STRING, counts, 6);
         assertThat(pages, greaterThan(100L));
+        for (String g : counts.keySet()) { // rewritten groups are the new build's; the others' objects were copied
+          try (io.pagemark.lookup.GroupPages p = index.group(g)) {
+            assertThat("build of group " + g, p.buildId(),
+                equalTo(changes.containsKey(KeyValue.ofString(g)) ? index.buildId() : base));
+          }
+        }
       }
       BackfillIT.Result again = BackfillIT.cli("commit", "--index=" + output, "--wal=" + walRoot, endpoints);
       assertThat(again.err(), again.code(), is(0));
