@@ -180,8 +180,7 @@ final class BuildOutput implements Serializable {
 
   /** Removes builds beyond the newest {@code keep} (never the current one, nor one younger than {@code grace}). */
   void prune(int keep, Duration grace) throws IOException {
-    BuildCollector.Store store = local ? null : new FileSystemBuilds(root);
-    BuildCollector c = local ? new BuildCollector(layout()) : new BuildCollector(store);
+    BuildCollector c = local ? new BuildCollector(layout()) : new BuildCollector(new FileSystemBuilds(root));
     c.collect(keep, grace, System.currentTimeMillis());
   }
 
