@@ -12,7 +12,7 @@ public record IndexEntry(KeyValue group, List<KeyValue> keys) {
   /**
    * DynamoDB's ascending order within a group, by sort key; entries with equal sort keys follow the unsigned bytes
    * of their remaining keys, which makes the order total and deterministic (DynamoDB's own order of such ties is
-   * learned separately, see the README).
+   * learned separately, see docs/order.md).
    */
   public static final Comparator<IndexEntry> ORDER = IndexEntry::compareKeys;
 

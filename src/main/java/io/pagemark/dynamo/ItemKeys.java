@@ -1,5 +1,6 @@
 package io.pagemark.dynamo;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pagemark.format.KeyAttribute;
 import io.pagemark.key.Json;
 import io.pagemark.key.KeyType;
@@ -113,35 +114,35 @@ public final class ItemKeys {
 
   /**
    * A short DynamoDB-JSON rendering of the named attributes of an item (scalars in full, other types by type name),
-   * for dead-letter lines.
+   * for dead-letter lines and messages.
    */
   public static String describe(Map<String, AttributeValue> item, List<String> names) {
-    StringBuilder b = new StringBuilder("{");
+    return Json.write(describeJson(item, names));
+  }
+
+  /** {@link #describe} as a JSON object, to be embedded in a larger one. */
+  public static ObjectNode describeJson(Map<String, AttributeValue> item, List<String> names) {
+    ObjectNode o = Json.object();
     for (String n : names) {
       AttributeValue v = item.get(n);
       if (v == null) {
         continue;
       }
-      if (b.length() > 1) {
-        b.append(',');
-      }
-      b.append(Json.quote(n)).append(":{");
       String t = typeName(v);
       switch (t) {
         case "S":
-          b.append("\"S\":").append(Json.quote(v.s()));
+          o.putObject(n).put("S", v.s());
           break;
         case "N":
-          b.append("\"N\":").append(Json.quote(v.n()));
+          o.putObject(n).put("N", v.n());
           break;
         case "B":
-          b.append("\"B\":").append(Json.quote(java.util.Base64.getEncoder().encodeToString(v.b().asByteArray())));
+          o.putObject(n).put("B", java.util.Base64.getEncoder().encodeToString(v.b().asByteArray()));
           break;
         default:
-          b.append(Json.quote(t)).append(":\"...\"");
+          o.putObject(n).put(t, "...");
       }
-      b.append('}');
     }
-    return b.append('}').toString();
+    return o;
   }
 }

@@ -2,7 +2,7 @@ package io.pagemark.format;
 
 import java.nio.charset.StandardCharsets;
 
-/** Constants of the group file format, version 1. The README's "Index file format" section is the specification. */
+/** Constants of the group file format, version 1. docs/file-format.md is the specification. */
 final class GroupFileFormat {
   static final byte[] MAGIC = "PAGEMARK".getBytes(StandardCharsets.US_ASCII);
   static final short VERSION = 1;

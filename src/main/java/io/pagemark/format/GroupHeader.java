@@ -15,7 +15,7 @@ import java.util.zip.CRC32C;
 
 /**
  * The header of a group file: which group it holds, which key attributes each record stores, the record width, the
- * entry count, the build that wrote it and checksums. See the README's "Index file format" for the byte layout.
+ * entry count, the build that wrote it and checksums. See docs/file-format.md for the byte layout.
  */
 public record GroupHeader(
     String groupAttribute,

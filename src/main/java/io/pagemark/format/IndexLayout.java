@@ -62,6 +62,27 @@ public final class IndexLayout {
     return root.resolve(BUILDS).resolve("." + checkBuildId(id) + ".partial");
   }
 
+  /**
+   * What a published build holds: its {@code build.json}, checked to name that build. Readers of a file index get
+   * a build's counts and schema here (an opened index answers the same for every store).
+   *
+   * @throws IllegalArgumentException if the build id is malformed
+   * @throws NoSuchFileException when the index has no such build
+   * @throws IndexFormatException when its {@code build.json} is unreadable or names another build
+   * @throws IOException when it cannot be read
+   */
+  public BuildInfo buildInfo(String buildId) throws IOException {
+    Path file = build(buildId).resolve(BUILD_INFO);
+    if (!Files.isRegularFile(file)) {
+      throw new NoSuchFileException(file.toString(), null, "build " + buildId + " not found");
+    }
+    BuildInfo info = BuildInfo.read(file);
+    if (!buildId.equals(info.buildId())) {
+      throw new IndexFormatException(file, "says build " + info.buildId() + " but lives in " + buildId);
+    }
+    return info;
+  }
+
   /** The current build's id; throws {@link NoSuchFileException} with a helpful message when there is none. */
   public String currentBuildId() throws IOException {
     Path current = root.resolve(CURRENT);

@@ -136,6 +136,6 @@ public final class KeyValue implements Comparable<KeyValue> {
   /** DynamoDB JSON, e.g. {@code {"S":"abc"}}. */
   @Override
   public String toString() {
-    return "{\"" + type + "\":" + Json.quote(text()) + "}";
+    return Json.write(Json.of(this));
   }
 }

@@ -5,7 +5,7 @@ import java.io.ByteArrayOutputStream;
 /**
  * Order-preserving byte encodings of key values: for two values of one type, the unsigned lexicographic order of
  * their encodings is DynamoDB's order of the values. Strings encode as their UTF-8 bytes and binaries as themselves;
- * numbers as described in the README ("Number encoding"): a sign byte, a biased exponent and one byte per digit,
+ * numbers as described in docs/order.md ("Number encoding"): a sign byte, a biased exponent and one byte per digit,
  * with negative numbers' bytes complemented so that larger magnitudes sort first.
  */
 public final class SortableBytes {

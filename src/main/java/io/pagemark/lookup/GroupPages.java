@@ -7,20 +7,31 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
- * The pages of one group in one build of an index: its count, and where any page starts in either order. A page start
- * costs at most three record reads when the order of equal sort keys was resolved against DynamoDB at build time
- * (see the README's "Equal sort keys").
+ * The pages of one group in one build of an index: its count, and where any page starts in either order, as the
+ * exclusive start key of one DynamoDB Query. A page start costs at most three record reads when the order of equal
+ * sort keys was resolved against DynamoDB at build time (see {@code docs/pages.md}, "Equal sort keys").
+ *
+ * <p>Get one from {@link Index#group(KeyValue)} and close it when done. Thread-safe when its records are (those of
+ * every store of this library are). A store that publishes group by group (Redis) may replace the group while it is
+ * read: a read then throws {@link GroupRepublishedException}, and opening the group again answers from the new build.
  */
 public final class GroupPages implements AutoCloseable {
   private final RankedGroup file;
 
-  /** Pages over a group's ranked records; closing the pages closes the records. */
+  /**
+   * Pages over a group's ranked records; closing the pages closes the records. For a store's reader (its
+   * {@link Index#group(KeyValue)}); applications get pages from an {@link Index}.
+   *
+   * @throws NullPointerException if {@code records} is null
+   */
   public GroupPages(RankedGroup records) {
-    this.file = records;
+    this.file = Objects.requireNonNull(records, "records");
   }
 
+  /** The group key. */
   public KeyValue group() {
     return file.group();
   }
@@ -53,17 +64,27 @@ public final class GroupPages implements AutoCloseable {
     return names;
   }
 
-  /** Pages of {@code pageSize} entries. */
+  /**
+   * Pages of {@code pageSize} entries ({@code ceil(count / pageSize)}).
+   *
+   * @throws IllegalArgumentException if {@code pageSize} is below 1
+   */
   public long pages(int pageSize) {
     checkPageSize(pageSize);
     return (count() + pageSize - 1) / pageSize;
   }
 
   /**
-   * Where a page starts. Throws {@link PageOutOfRangeException} for a page outside 1..pages and
-   * {@link IllegalArgumentException} for a page size below 1.
+   * Where page {@code page} (from 1) of {@code pageSize} entries starts when the group is read in {@code order}.
+   *
+   * @throws NullPointerException if {@code order} is null
+   * @throws IllegalArgumentException if {@code pageSize} is below 1
+   * @throws PageOutOfRangeException if the page is outside 1..{@link #pages(int)}
+   * @throws GroupRepublishedException if the store replaced the group while this read it (open it again)
+   * @throws IOException if the store cannot be read or holds a damaged record
    */
   public PageStart pageStart(long page, int pageSize, Order order) throws LookupException, IOException {
+    Objects.requireNonNull(order, "order");
     long pages = pages(pageSize);
     if (page < 1 || page > pages) {
       throw new PageOutOfRangeException(
@@ -75,7 +96,14 @@ public final class GroupPages implements AutoCloseable {
     return new PageStart(group(), page, pageSize, order, count(), pages, p.startKey, p.skip);
   }
 
-  /** The key of the entry at an ascending rank, as an exclusive start key would hold it. */
+  /**
+   * The key of the entry at an ascending rank (from 0), as an exclusive start key would hold it: every key attribute
+   * by name, the group key first.
+   *
+   * @throws IndexOutOfBoundsException if {@code rank} is outside 0..count-1
+   * @throws GroupRepublishedException if the store replaced the group while this read it (open it again)
+   * @throws IOException if the store cannot be read or holds a damaged record
+   */
   public Map<String, KeyValue> keyAt(long rank) throws IOException {
     return startKey(file.record(rank));
   }
@@ -155,6 +183,11 @@ public final class GroupPages implements AutoCloseable {
     }
   }
 
+  /**
+   * Closes the group's records (a file handle, for a file index).
+   *
+   * @throws IOException if closing fails
+   */
   @Override
   public void close() throws IOException {
     file.close();

@@ -1,28 +1,45 @@
 package io.pagemark.lookup;
 
-import io.pagemark.lookup.file.FileIndex;
-
 import io.pagemark.key.KeyType;
 import io.pagemark.key.KeyValue;
 import java.io.IOException;
 import java.util.List;
 
 /**
- * One build of an index, whatever stores it, opened for lookups. Open one with {@link Indexes#open(String)}. Every
- * lookup through one object sees one build.
+ * One build of an index, whatever stores it, opened for lookups: a group's pages by group key. Open one with
+ * {@link Indexes#open(String)}; every lookup through one object sees one build (a store that publishes group by group,
+ * such as Redis, answers each group from the build it holds when the group is opened).
+ *
+ * <p>Implementations are thread-safe: share one index between threads and close it once, when the application stops.
  */
 public interface Index extends AutoCloseable {
-  /** The build this object reads. */
+  /** The build this object reads (for a store that publishes group by group: the last build that finished). */
   String buildId();
 
   /** The type of the index's group keys. */
   KeyType groupType();
 
   /**
-   * Opens a group's pages; the caller closes them. Throws {@link GroupNotFoundException} when the build has no such
-   * group, {@link IllegalArgumentException} when the key is not of {@link #groupType()}.
+   * Opens a group's pages; the caller closes them.
+   *
+   * @throws NullPointerException if {@code key} is null
+   * @throws IllegalArgumentException when the key is not of {@link #groupType()}
+   * @throws GroupNotFoundException when the build has no such group
+   * @throws IOException when the store cannot be read or holds a damaged group
    */
   GroupPages group(KeyValue key) throws IOException, GroupNotFoundException;
+
+  /**
+   * A group given as text: the string itself, a decimal number, or base64 for binary group keys.
+   *
+   * @throws NullPointerException if {@code text} is null
+   * @throws IllegalArgumentException when the text is not a key of {@link #groupType()}
+   * @throws GroupNotFoundException when the build has no such group
+   * @throws IOException when the store cannot be read or holds a damaged group
+   */
+  default GroupPages group(String text) throws IOException, GroupNotFoundException {
+    return group(KeyValue.parse(groupType(), java.util.Objects.requireNonNull(text, "text")));
+  }
 
   /** The group key attribute's name (the GSI's partition key), as the build recorded it. */
   String groupAttribute();
@@ -38,11 +55,11 @@ public interface Index extends AutoCloseable {
    */
   List<KeyValue> groups() throws IOException;
 
-  /** A group given as text (decimal for numbers, base64 for binary group keys). */
-  default GroupPages group(String text) throws IOException, GroupNotFoundException {
-    return group(KeyValue.parse(groupType(), text));
-  }
-
+  /**
+   * Releases what the index holds (a store's connections); groups already opened may fail afterwards.
+   *
+   * @throws IOException when releasing fails
+   */
   @Override
   void close() throws IOException;
 }

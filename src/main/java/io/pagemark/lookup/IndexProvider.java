@@ -3,16 +3,19 @@ package io.pagemark.lookup;
 import java.io.IOException;
 
 /**
- * Opens the indexes of one store, for {@link Indexes#open}: each store's reader package (files, Redis, ...) has one,
- * listed in {@code META-INF/services/io.pagemark.lookup.IndexProvider}, so that every reader (the library, the CLI,
- * the servers) takes any store through one {@code --index} value and adding a store touches no other.
+ * Service provider interface: opens the indexes of one store, for {@link Indexes#open}. Each store's reader package
+ * (files, Redis, ...) has one, listed in {@code META-INF/services/io.pagemark.lookup.IndexProvider}, so that every
+ * reader (the library, the CLI, the servers) takes any store through one {@code --index} value and adding a store
+ * touches no other. Applications call {@link Indexes}, never a provider.
  *
- * <p>Implementations are stateless and thread-safe, with a public no-argument constructor.
+ * <p>Implementations are stateless and thread-safe, with a public no-argument constructor; the indexes they open are
+ * thread-safe. A store's {@link Index#group(io.pagemark.key.KeyValue)} answers with {@link GroupPages} over its own
+ * {@link RankedGroup}, so that page starts are computed alike for every store.
  */
 public interface IndexProvider {
   /**
    * Whether this provider opens the index an {@code --index} value names (by its scheme, such as {@code redis://};
-   * the file provider takes a plain path).
+   * the file provider takes a plain path). Never throws: a spec it does not recognise is another store's.
    */
   boolean accepts(String spec);
 

@@ -11,12 +11,14 @@ import java.util.ServiceLoader;
  * Opens an index from an {@code --index} value, whatever stores it: a directory written by backfill, a Redis index
  * ({@code redis://HOST[:PORT][/DB][?prefix=P]}, which needs the optional Jedis dependency), the same files in S3
  * ({@code s3://BUCKET/PREFIX[?endpoint=URL]}, which needs the optional AWS SDK {@code s3} artifact), or any other
- * store whose {@link IndexProvider} is on the classpath.
+ * store whose {@link IndexProvider} is on the classpath. The only way in for an application; thread-safe (it holds no
+ * state).
  *
  * <pre>{@code
  * try (Index index = Indexes.open("/data/comments-index");
  *      GroupPages group = index.group("SKU-1")) {
- *   PageStart p = group.pageStart(292, 20, Order.ASC); // p.exclusiveStartKey() -> Query ExclusiveStartKey
+ *   PageStart p = group.pageStart(292, 20, Order.ASC);
+ *   // Query with ExclusiveStartKey p.exclusiveStartKeyAttributes(), Limit p.skip() + 20, drop p.skip() items
  * }
  * }</pre>
  */
@@ -24,7 +26,7 @@ public final class Indexes {
   private Indexes() {}
 
   /**
-   * Opens the current build of the index.
+   * Opens the current build of the index; the caller closes it.
    *
    * @throws NullPointerException if {@code spec} is null
    * @throws IllegalArgumentException if no provider accepts the spec, or the spec is malformed
@@ -35,7 +37,9 @@ public final class Indexes {
   }
 
   /**
-   * Opens a given build of the index (a pinned reader keeps stable pages while newer builds are published).
+   * Opens a given build of the index (a pinned reader keeps stable pages while newer builds are published); the
+   * caller closes it. A store that keeps only the live build of each group (Redis) answers a group only while it
+   * holds that build of it.
    *
    * @throws NullPointerException if either argument is null
    * @throws IllegalArgumentException if no provider accepts the spec, or the spec or build id is malformed

@@ -4,16 +4,20 @@ import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Counters of what a {@link PageReader} did, safe to share between readers and threads, with no metrics library
- * behind them: export them to whatever the application uses. {@link #stalePages()} counts pages that found their
- * group changed since the index's build; a rising count says the next build or commit is due.
+ * Counters of what a {@link PageReader} did, with no metrics library behind them: export them to whatever the
+ * application uses. {@link #stalePages()} counts pages that found their group changed since the index's build; a
+ * rising count says the next build or commit is due. Thread-safe: share one between readers and threads.
  */
 public final class PageMetrics {
   private final LongAdder pages = new LongAdder();
   private final LongAdder freshPages = new LongAdder();
   private final LongAdder stalePages = new LongAdder();
+  private final LongAdder republishedRetries = new LongAdder();
   private final LongAdder queryRequests = new LongAdder();
   private final DoubleAdder consumedReadCapacity = new DoubleAdder();
+
+  /** New counters, all zero. */
+  public PageMetrics() {}
 
   /** Pages read, fresh or from the index. */
   public long pages() {
@@ -30,7 +34,15 @@ public final class PageMetrics {
     return stalePages.sum();
   }
 
-  /** Query requests sent to DynamoDB. */
+  /**
+   * Reads started over because the store replaced their group with a newer build while they read it (see
+   * {@link GroupRepublishedException}); frequent retries say readers race a store that republishes often.
+   */
+  public long republishedRetries() {
+    return republishedRetries.sum();
+  }
+
+  /** Query requests sent to DynamoDB, those of reads started over included. */
   public long queryRequests() {
     return queryRequests.sum();
   }
@@ -40,7 +52,16 @@ public final class PageMetrics {
     return consumedReadCapacity.sum();
   }
 
-  void record(ItemPage<?> page) {
+  void queried(int requests, double readCapacity) {
+    queryRequests.add(requests);
+    consumedReadCapacity.add(readCapacity);
+  }
+
+  void republished() {
+    republishedRetries.increment();
+  }
+
+  void page(ItemPage<?> page) {
     pages.increment();
     if (page.fresh()) {
       freshPages.increment();
@@ -48,14 +69,12 @@ public final class PageMetrics {
     if (page.stale()) {
       stalePages.increment();
     }
-    queryRequests.add(page.requests());
-    consumedReadCapacity.add(page.consumedReadCapacity());
   }
 
   @Override
   public String toString() {
     return String.format(
-        "%d pages (%d fresh, %d stale), %d Query requests, %.1f read capacity units",
-        pages(), freshPages(), stalePages(), queryRequests(), consumedReadCapacity());
+        "%d pages (%d fresh, %d stale, %d retried after a republish), %d Query requests, %.1f read capacity units",
+        pages(), freshPages(), stalePages(), republishedRetries(), queryRequests(), consumedReadCapacity());
   }
 }

@@ -1,10 +1,7 @@
 package io.pagemark.lookup;
 
 import io.pagemark.dynamo.ItemKeys;
-import io.pagemark.key.KeyValue;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -18,7 +15,7 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
  * the page's order, from its exclusive start key, asking for {@code skip + pageSize} items and querying again while
  * DynamoDB returns fewer (a Query stops at 1 MB), then dropping the first {@code skip}.
  */
-public final class PageQuery {
+final class PageQuery {
   private final DynamoDbClient client;
   private final String table;
   private final String indexName;
@@ -27,7 +24,7 @@ public final class PageQuery {
   /**
    * @param indexName the GSI to query, or null to query the table itself (when the group key is its partition key)
    */
-  public PageQuery(DynamoDbClient client, String table, String indexName, String groupAttribute) {
+  PageQuery(DynamoDbClient client, String table, String indexName, String groupAttribute) {
     this.client = client;
     this.table = table;
     this.indexName = indexName;
@@ -35,12 +32,12 @@ public final class PageQuery {
   }
 
   /** A page's items with what reading them cost. */
-  public record Page(List<Map<String, AttributeValue>> items, int requests, double consumedReadCapacity) {}
+  record Page(List<Map<String, AttributeValue>> items, int requests, double consumedReadCapacity) {}
 
-  public Page fetch(PageStart start) {
+  Page fetch(PageStart start) {
     long wanted = start.skip() + start.pageSize();
     List<Map<String, AttributeValue>> items = new ArrayList<>();
-    Map<String, AttributeValue> from = toAttributeValues(start.exclusiveStartKey());
+    Map<String, AttributeValue> from = start.exclusiveStartKeyAttributes();
     int requests = 0;
     double capacity = 0;
     long seen = 0;
@@ -73,15 +70,5 @@ public final class PageQuery {
       from = r.hasLastEvaluatedKey() && !r.lastEvaluatedKey().isEmpty() ? r.lastEvaluatedKey() : null;
     } while (from != null && seen < wanted);
     return new Page(items, requests, capacity);
-  }
-
-  /** An exclusive start key as the SDK takes it (null stays null). */
-  public static Map<String, AttributeValue> toAttributeValues(Map<String, KeyValue> key) {
-    if (key == null) {
-      return null;
-    }
-    Map<String, AttributeValue> m = new LinkedHashMap<>();
-    key.forEach((k, v) -> m.put(k, ItemKeys.attributeValue(v)));
-    return new HashMap<>(m);
   }
 }

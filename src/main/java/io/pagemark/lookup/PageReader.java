@@ -21,8 +21,16 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * 10,000 costs what page 1 costs. Every page is compared with the keys the index holds for it; when they differ the
  * group changed since the build, and the page is still returned full but marked {@linkplain ItemPage#stale() stale},
  * counted in {@link PageMetrics} and logged. With {@link #withFreshPages} the first pages come straight from DynamoDB.
+ * A group that its store republishes while a page is read ({@link GroupRepublishedException}, possible with Redis) is
+ * opened again and the page read again, up to {@value #REPUBLISHED_ATTEMPTS} times in all.
  *
- * <p>A reader is immutable and thread-safe when its index is; it closes neither the client nor the index.
+ * <p>A reader is immutable and thread-safe when its index is (every index of this library is); it closes neither the
+ * client nor the index.
+ *
+ * <pre>{@code
+ * PageReader<Map<String, AttributeValue>> reader = PageReader.of(dynamo, "comments", "byProduct", index);
+ * ItemPage<Map<String, AttributeValue>> page = reader.read("SKU-1", 292, 20, Order.ASC);
+ * }</pre>
  */
 public final class PageReader<T> {
   /**
@@ -30,6 +38,9 @@ public final class PageReader<T> {
    * size times the fresh page count must not exceed it either.
    */
   public static final int MAX_PAGE_SIZE = 1_000_000;
+
+  /** How many times a page is read, at most, when its group is republished under each read. */
+  public static final int REPUBLISHED_ATTEMPTS = 3;
 
   private static final Logger LOG = LoggerFactory.getLogger(PageReader.class);
 
@@ -41,6 +52,7 @@ public final class PageReader<T> {
   private final int freshPages;
   private final PageMetrics metrics;
 
+  /** {@code gsi} is null for an index built on the table's own keys. */
   private PageReader(
       DynamoDbClient client,
       String table,
@@ -59,26 +71,63 @@ public final class PageReader<T> {
   }
 
   /**
-   * Pages of a table's GSI as raw items. {@code gsi} is null when the index was built on the table's own keys (the
-   * group key is the table's partition key).
+   * Pages of a table's GSI as raw items.
+   *
+   * @param client the client that sends the Queries
+   * @param table the table's name
+   * @param gsi the global secondary index the index was built on
+   * @param index the index of that GSI
+   * @return a reader with no fresh pages and metrics of its own
+   * @throws NullPointerException if any argument is null
    */
   public static PageReader<Map<String, AttributeValue>> of(
       DynamoDbClient client, String table, String gsi, Index index) {
-    return new PageReader<>(client, table, gsi, index, item -> item, 0, new PageMetrics());
+    return new PageReader<>(client, table, Objects.requireNonNull(gsi, "gsi"), index, item -> item, 0,
+        new PageMetrics());
+  }
+
+  /**
+   * Pages of a table read on its own keys, as raw items: the index was built with the table's partition key as its
+   * group key (no GSI).
+   *
+   * @param client the client that sends the Queries
+   * @param table the table's name
+   * @param index the index of that table
+   * @return a reader with no fresh pages and metrics of its own
+   * @throws NullPointerException if any argument is null
+   */
+  public static PageReader<Map<String, AttributeValue>> of(DynamoDbClient client, String table, Index index) {
+    return new PageReader<>(client, table, null, index, item -> item, 0, new PageMetrics());
   }
 
   /**
    * Pages of an Enhanced Client index, items mapped with its table schema ({@code TableSchema.mapToItem}; enhanced
    * client extensions are not applied to them). The Query goes through {@code client}, which reports the consumed
    * capacity the enhanced API of this SDK version does not.
+   *
+   * @param client the client that sends the Queries
+   * @param gsi the GSI the index was built on, as the Enhanced Client names it
+   * @param index the index of that GSI
+   * @return a reader with no fresh pages and metrics of its own
+   * @throws NullPointerException if any argument is null
    */
   public static <T> PageReader<T> of(DynamoDbClient client, DynamoDbIndex<T> gsi, Index index) {
+    Objects.requireNonNull(gsi, "gsi");
     return new PageReader<>(
         client, gsi.tableName(), gsi.indexName(), index, gsi.tableSchema()::mapToItem, 0, new PageMetrics());
   }
 
-  /** As {@link #of(DynamoDbClient, DynamoDbIndex, Index)}, for an index built on the table's own keys. */
+  /**
+   * As {@link #of(DynamoDbClient, DynamoDbIndex, Index)}, for an index built on the table's own keys.
+   *
+   * @param client the client that sends the Queries
+   * @param table the table, as the Enhanced Client names it
+   * @param index the index of that table
+   * @return a reader with no fresh pages and metrics of its own
+   * @throws NullPointerException if any argument is null
+   */
   public static <T> PageReader<T> of(DynamoDbClient client, DynamoDbTable<T> table, Index index) {
+    Objects.requireNonNull(table, "table");
     return new PageReader<>(
         client, table.tableName(), null, index, table.tableSchema()::mapToItem, 0, new PageMetrics());
   }
@@ -88,6 +137,9 @@ public final class PageReader<T> {
    * one read of the group's first {@code p * pageSize} items, of which the last {@code pageSize} are kept. Such a
    * page costs p times a page read from the index, and an item may show again on page {@code pages + 1}, which the
    * index still places as of its build. 0 (the default) turns this off.
+   *
+   * @return a reader like this one, with that many fresh pages
+   * @throws IllegalArgumentException if {@code pages} is negative
    */
   public PageReader<T> withFreshPages(int pages) {
     if (pages < 0) {
@@ -96,9 +148,14 @@ public final class PageReader<T> {
     return new PageReader<>(client, table, gsi, index, mapper, pages, metrics);
   }
 
-  /** Counts into the given metrics (shared with other readers, say) instead of this reader's own. */
+  /**
+   * Counts into the given metrics (shared with other readers, say) instead of this reader's own.
+   *
+   * @return a reader like this one, counting into {@code metrics}
+   * @throws NullPointerException if {@code metrics} is null
+   */
   public PageReader<T> withMetrics(PageMetrics metrics) {
-    return new PageReader<>(client, table, gsi, index, mapper, freshPages, Objects.requireNonNull(metrics));
+    return new PageReader<>(client, table, gsi, index, mapper, freshPages, Objects.requireNonNull(metrics, "metrics"));
   }
 
   /** What this reader has done so far. */
@@ -106,8 +163,18 @@ public final class PageReader<T> {
     return metrics;
   }
 
-  /** {@link #read(KeyValue, long, int, Order)} for a group given as text (decimal for numbers, base64 for binary). */
+  /**
+   * {@link #read(KeyValue, long, int, Order)} for a group given as text (the string itself, a decimal number, or
+   * base64 for binary group keys).
+   *
+   * @throws NullPointerException if {@code group} or {@code order} is null
+   * @throws GroupNotFoundException when the text cannot be a group key of the index, or the build has no such group
+   * @throws PageOutOfRangeException when the page is past the group's last page in the build
+   * @throws IllegalArgumentException as {@link #read(KeyValue, long, int, Order)}
+   * @throws IOException when the index cannot be read
+   */
   public ItemPage<T> read(String group, long page, int pageSize, Order order) throws LookupException, IOException {
+    Objects.requireNonNull(group, "group");
     KeyValue key;
     try {
       key = KeyValue.parse(index.groupType(), group);
@@ -120,20 +187,57 @@ public final class PageReader<T> {
   }
 
   /**
-   * Reads a page. Throws {@link GroupNotFoundException} when the build has no such group,
-   * {@link PageOutOfRangeException} when the page is past the group's last page in the build, and
-   * {@link IllegalArgumentException} for a page below 1, a page size outside 1..{@link #MAX_PAGE_SIZE}, or a fresh
-   * page that would read more than {@link #MAX_PAGE_SIZE} items. DynamoDB's own errors pass through as the SDK's
-   * exceptions.
+   * Reads a page. DynamoDB's own errors pass through as the SDK's exceptions.
+   *
+   * @param group the group key
+   * @param page the page number, from 1
+   * @param pageSize items a page, 1..{@link #MAX_PAGE_SIZE}
+   * @param order the order the group is read in
+   * @return the page's items, with what the index says about the group and what reading cost
+   * @throws NullPointerException if {@code group} or {@code order} is null
+   * @throws GroupNotFoundException when the build has no such group
+   * @throws PageOutOfRangeException when the page is past the group's last page in the build
+   * @throws IllegalArgumentException for a page below 1, a page size outside 1..{@link #MAX_PAGE_SIZE}, or a fresh
+   *     page that would read more than {@link #MAX_PAGE_SIZE} items
+   * @throws GroupRepublishedException when the store replaced the group under each of {@value #REPUBLISHED_ATTEMPTS}
+   *     reads
+   * @throws IOException when the index cannot be read
    */
   public ItemPage<T> read(KeyValue group, long page, int pageSize, Order order) throws LookupException, IOException {
-    checkRequest(page, pageSize);
+    Objects.requireNonNull(group, "group");
     Objects.requireNonNull(order, "order");
+    checkRequest(page, pageSize);
+    Cost cost = new Cost();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return readOnce(group, page, pageSize, order, cost);
+      } catch (GroupRepublishedException e) {
+        if (attempt >= REPUBLISHED_ATTEMPTS) {
+          throw e;
+        }
+        metrics.republished();
+        LOG.debug("reading page {} of group {} again: {}", page, group, e.getMessage());
+      }
+    }
+  }
+
+  /** What the Queries of one page cost, over every attempt. */
+  private static final class Cost {
+    int requests;
+    double readCapacity;
+  }
+
+  /** One attempt: the group as the index holds it now, one page start, the Query, the comparison. */
+  private ItemPage<T> readOnce(KeyValue group, long page, int pageSize, Order order, Cost cost)
+      throws LookupException, IOException {
     try (GroupPages pages = index.group(group)) {
       PageStart start = pages.pageStart(page, pageSize, order);
       boolean fresh = page <= freshPages;
       PageQuery query = new PageQuery(client, table, gsi, pages.groupAttribute());
       PageQuery.Page read = query.fetch(fresh ? fromGroupStart(start) : start);
+      cost.requests += read.requests();
+      cost.readCapacity += read.consumedReadCapacity();
+      metrics.queried(read.requests(), read.consumedReadCapacity());
       String stale = fresh ? null : difference(pages, start, read.items());
       List<T> items = new ArrayList<>(read.items().size());
       for (Map<String, AttributeValue> item : read.items()) {
@@ -141,8 +245,8 @@ public final class PageReader<T> {
       }
       ItemPage<T> result =
           new ItemPage<>(group, page, pageSize, order, pages.count(), start.pages(), pages.buildId(), items, fresh,
-              stale != null, stale, read.requests(), read.consumedReadCapacity());
-      metrics.record(result);
+              stale != null, stale, cost.requests, cost.readCapacity);
+      metrics.page(result);
       if (stale != null) {
         LOG.warn("group {} is stale in build {} of the index: {}; pages are numbered as of the build until the next"
             + " build or commit", group, pages.buildId(), stale);
@@ -190,7 +294,7 @@ public final class PageReader<T> {
       GroupPages.Expected e = pages.expectedAt(first + i, start.order());
       if (!matches(e, item, sortAttribute)) {
         return "item " + (first + i + 1) + " of the group (" + start.order().label() + ") is "
-            + describe(PageQuery.toAttributeValues(e.key()), pages) + " in the build but "
+            + describe(PageStart.attributeValues(e.key()), pages) + " in the build but "
             + describe(item, pages) + " in DynamoDB";
       }
     }

@@ -7,9 +7,13 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * One group of one build, as any index backend (a group file, a Redis sorted set) serves it: its entries by rank in
- * DynamoDB's ascending order, and what an exclusive start key needs besides them. {@link GroupPages} computes page
- * starts from this alone, so every backend answers identically.
+ * Service provider interface: one group of one build, as a store (a group file, a Redis sorted set) serves it to
+ * {@link GroupPages}: its entries by rank in DynamoDB's ascending order, and what an exclusive start key needs besides
+ * them. {@link GroupPages} computes page starts from this alone, so every store answers identically; applications
+ * never see it.
+ *
+ * <p>Implementations answer every read from one build and are thread-safe. A store that can replace the group while
+ * it is read throws {@link GroupRepublishedException} from {@link #record(long)} rather than mix two builds.
  */
 public interface RankedGroup extends AutoCloseable {
   /** The group key. */
@@ -27,9 +31,21 @@ public interface RankedGroup extends AutoCloseable {
   /** Number of entries. */
   long count();
 
-  /** The record at an ascending rank (0-based, below {@link #count()}). */
+  /**
+   * The record at an ascending rank.
+   *
+   * @param rank from 0, below {@link #count()}
+   * @throws IndexOutOfBoundsException if the rank is outside 0..count-1
+   * @throws GroupRepublishedException if the store replaced the group since it was opened
+   * @throws IOException if the store cannot be read or holds a damaged record
+   */
   IndexRecord record(long rank) throws IOException;
 
+  /**
+   * Releases what the group holds (a file handle, say).
+   *
+   * @throws IOException if releasing fails
+   */
   @Override
   void close() throws IOException;
 }

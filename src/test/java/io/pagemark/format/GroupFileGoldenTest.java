@@ -100,7 +100,7 @@ class GroupFileGoldenTest {
     assertThat(read.get(2).keys().get(0).text(), equalTo("1E+2"));
   }
 
-  /** The fixed part of the header, at the offsets the README's format section gives. */
+  /** The fixed part of the header, at the offsets docs/file-format.md gives. */
   @Test
   void theGoldenHeaderLayout() throws IOException {
     ByteBuffer b = ByteBuffer.wrap(golden());

@@ -49,6 +49,26 @@ class IndexLayoutTest {
   }
 
   @Test
+  void buildInfoReadsAPublishedBuildsBuildJsonAndChecksItNamesThatBuild() throws IOException {
+    IndexLayout layout = new IndexLayout(root);
+    BuildInfo.Counts counts = new BuildInfo.Counts(3, 3, 1, 0, 0, 0, 0, 0);
+    for (String id : List.of("b1", "b2")) {
+      Path partial = layout.partialBuild(id);
+      Files.createDirectories(partial);
+      BuildInfo info = new BuildInfo(1, "b1", 0, "comments", "byProduct", "PK2", "S", List.of(), counts);
+      Files.writeString(partial.resolve(IndexLayout.BUILD_INFO), info.toJson());
+      layout.publish(id);
+    }
+    assertThat(layout.buildInfo("b1").counts(), equalTo(counts));
+    assertThat(layout.buildInfo("b1").indexName(), equalTo("byProduct"));
+    IndexFormatException moved = assertThrows(IndexFormatException.class, () -> layout.buildInfo("b2"));
+    assertThat(moved.getMessage(), containsString("says build b1 but lives in b2"));
+    NoSuchFileException missing = assertThrows(NoSuchFileException.class, () -> layout.buildInfo("b3"));
+    assertThat(missing.getMessage(), containsString("build b3 not found"));
+    assertThrows(IllegalArgumentException.class, () -> layout.buildInfo("../b1"));
+  }
+
+  @Test
   void aRetriedPublishSucceeds() throws IOException {
     IndexLayout layout = new IndexLayout(root);
     partialWithAFile(layout, "b1");

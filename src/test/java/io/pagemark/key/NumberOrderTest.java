@@ -251,7 +251,7 @@ class NumberOrderTest {
 
   @Test
   void encodingOfKnownValues() {
-    // Pins the number encoding described in the README: sign byte, biased exponent, digits + 1, terminator.
+    // Pins the number encoding described in docs/order.md: sign byte, biased exponent, digits + 1, terminator.
     assertThat(SortableBytes.encodeNumber("0"), equalTo(new byte[] {(byte) 0x80}));
     assertThat(SortableBytes.encodeNumber("1"), equalTo(new byte[] {(byte) 0xC0, (byte) 0x80, 0x01, 0x02, 0x00}));
     assertThat(SortableBytes.encodeNumber("-1"),

@@ -5,17 +5,18 @@ import io.pagemark.dynamo.ItemKeys;
 import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.BuildInfo;
 import io.pagemark.format.IndexLayout;
-import io.pagemark.lookup.file.FileIndex;
 import io.pagemark.lookup.GroupPages;
+import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
 import io.pagemark.testing.RedisServer;
 import io.pagemark.pipelines.demo.SampleComments;
-import io.pagemark.format.redis.RedisAddress;
-import io.pagemark.lookup.redis.RedisIndex;
 import io.pagemark.format.redis.RedisLayout;
 import io.pagemark.transforms.BuildIndex;
 import io.pagemark.transforms.order.IndexEntryCoder;
 import io.pagemark.transforms.sink.file.WriteIndexFiles;
 import io.pagemark.transforms.sink.redis.WriteRedisSortedSets;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -118,7 +119,7 @@ public final class CommentsFixture implements AutoCloseable {
         + " in files and in Redis in %.0f s%n", items, build.counts().tieRuns(), (System.nanoTime() - started) / 1e9);
     CommentsFixture f = new CommentsFixture(client, root, build, items, rawKeyBytes, redis, redisSink.keyPrefix(),
         redisGrowth);
-    try (RedisIndex r = f.openRedis(); GroupPages g = r.group(group())) {
+    try (Index r = f.openRedis(); GroupPages g = r.group(group())) {
       if (g.count() != items || !build.buildId().equals(g.buildId())) {
         throw new IllegalStateException("Redis holds build " + g.buildId() + " with " + g.count() + " entries;"
             + " expected build " + build.buildId() + " with " + items);
@@ -135,7 +136,7 @@ public final class CommentsFixture implements AutoCloseable {
   }
 
   private static int utf8(String s) {
-    return s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    return s.getBytes(StandardCharsets.UTF_8).length;
   }
 
   /** The UTF-8 bytes of every entry's stored key values (sort key and table key), added up. */
@@ -167,7 +168,7 @@ public final class CommentsFixture implements AutoCloseable {
 
   /** Opens the group's pages in a freshly opened index. */
   public GroupPages open() throws java.io.IOException, io.pagemark.lookup.LookupException {
-    try (FileIndex f = FileIndex.open(index)) {
+    try (Index f = Indexes.open(index.toString())) {
       return f.group(group());
     }
   }
@@ -178,8 +179,9 @@ public final class CommentsFixture implements AutoCloseable {
   }
 
   /** The Redis copy of the build, opened for lookups (the caller closes it). */
-  public RedisIndex openRedis() throws java.io.IOException {
-    return RedisIndex.open(RedisAddress.parse(redis.uri()), redisPrefix, build.buildId());
+  public Index openRedis() throws java.io.IOException {
+    return Indexes.open(redis.uri() + "?prefix=" + URLEncoder.encode(redisPrefix, StandardCharsets.UTF_8),
+        build.buildId());
   }
 
   /** The group's live sorted set in Redis. */

@@ -1,5 +1,6 @@
 package io.pagemark.bench;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pagemark.change.IndexChange;
 import io.pagemark.change.Version;
 import io.pagemark.commit.CommitBuild;
@@ -15,6 +16,7 @@ import io.pagemark.format.IndexLayout;
 import io.pagemark.format.IndexRecord;
 import io.pagemark.format.KeyAttribute;
 import io.pagemark.key.KeyType;
+import io.pagemark.key.Json;
 import io.pagemark.key.KeyValue;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -157,10 +159,11 @@ public final class CommitBenchmark {
       done = w.finish();
     }
     String file = GroupPaths.relativePath(GROUP);
-    Files.writeString(partial.resolve(IndexLayout.MANIFEST), "{\"group\":" + GROUP + ",\"file\":\"" + file
-        + "\",\"count\":" + entries + ",\"recordWidth\":" + width + ",\"sha256\":\""
-        + HexFormat.of().formatHex(done.recordsSha256()) + "\",\"tieRuns\":0,\"tieRunsUnresolved\":0}\n",
-        StandardCharsets.UTF_8);
+    ObjectNode line = Json.object();
+    line.set("group", Json.of(GROUP));
+    line.put("file", file).put("count", entries).put("recordWidth", width)
+        .put("sha256", HexFormat.of().formatHex(done.recordsSha256())).put("tieRuns", 0).put("tieRunsUnresolved", 0);
+    Files.writeString(partial.resolve(IndexLayout.MANIFEST), Json.write(line) + "\n", StandardCharsets.UTF_8);
     BuildInfo info = new BuildInfo(1, id, now - TimeUnit.HOURS.toMillis(1), "comments", "byProduct", "PK2", "S",
         List.of(new BuildInfo.Attribute("SK", "S", List.of("indexSortKey")),
             new BuildInfo.Attribute("PK", "S", List.of("tablePartitionKey"))),

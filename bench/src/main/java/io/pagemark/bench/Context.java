@@ -109,11 +109,7 @@ public final class Context implements AutoCloseable {
       s3.close();
     }
     if (redis != null) {
-      try {
-        redis.close();
-      } catch (IOException e) {
-        progress.println("bench: could not clean up after redis-server: " + e.getMessage());
-      }
+      redis.close();
     }
   }
 }

@@ -1,11 +1,16 @@
 package io.pagemark.bench;
 
+import io.pagemark.dynamo.ItemKeys;
+import io.pagemark.key.KeyValue;
 import io.pagemark.lookup.GroupPages;
+import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
+import io.pagemark.lookup.ItemPage;
 import io.pagemark.lookup.Order;
-import io.pagemark.lookup.PageQuery;
-import io.pagemark.lookup.PageStart;
+import io.pagemark.lookup.PageReader;
 import io.pagemark.pipelines.demo.SampleComments;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -16,7 +21,7 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 
 /**
  * Figure 1, deep page cost: the DynamoDB requests and read capacity that page n costs through the index (a lookup,
- * then {@link PageQuery#fetch}) against walking {@code LastEvaluatedKey} from page 1 (what an offset layer without an
+ * then the Query, through {@link PageReader#read}) against walking {@code LastEvaluatedKey} from page 1 (what an offset layer without an
  * index does). The items of each page from both ways are compared, so a wrong page fails the run instead of printing
  * a figure.
  *
@@ -59,7 +64,6 @@ final class DeepPages implements Bench {
     int size = Sizes.PAGE_SIZE;
     int deepest = sizes.deepPages().get(sizes.deepPages().size() - 1);
     int walked = Math.min(sizes.walkedPages(), deepest);
-    PageQuery query = new PageQuery(table.client(), SampleComments.TABLE, SampleComments.GSI, "PK2");
     context.progress().printf("bench: walking %,d pages of %d with LastEvaluatedKey%s ...%n", walked, size,
         walked < deepest ? String.format(", then every %,dth page to page %,d", sizes.sampleEvery(), deepest) : "");
     Walk walk = new Walk(table.client(), CommentsFixture.group());
@@ -71,10 +75,12 @@ final class DeepPages implements Bench {
     Samples sampled = new Samples(Math.max(1, (deepest - walked) / sizes.sampleEvery() + sizes.deepPages().size()));
     double sampledCapacity = 0;
     int nextSample = walked + sizes.sampleEvery();
-    try (GroupPages pages = table.open()) {
+    try (Index index = Indexes.open(table.index().toString());
+        GroupPages pages = index.group(CommentsFixture.group())) {
+      PageReader<Map<String, AttributeValue>> reader =
+          PageReader.of(table.client(), SampleComments.TABLE, SampleComments.GSI, index);
       for (int n : sizes.deepPages()) {
-        PageStart start = pages.pageStart(n, size, Order.ASC);
-        PageQuery.Page page = query.fetch(start);
+        ItemPage<Map<String, AttributeValue>> page = reader.read(CommentsFixture.group(), n, size, Order.ASC);
         List<Map<String, AttributeValue>> walkedItems;
         double walkRequests;
         double walkCapacity;
@@ -181,8 +187,8 @@ final class DeepPages implements Bench {
      * would go on from (the index's last key of page n). Not counted in {@link #requests}.
      */
     Sample sample(GroupPages pages, long n, int size) throws java.io.IOException {
-      Map<String, AttributeValue> previousLast = PageQuery.toAttributeValues(pages.keyAt((n - 1) * size - 1));
-      Map<String, AttributeValue> last = PageQuery.toAttributeValues(pages.keyAt(n * size - 1));
+      Map<String, AttributeValue> previousLast = attributeValues(pages.keyAt((n - 1) * size - 1));
+      Map<String, AttributeValue> last = attributeValues(pages.keyAt(n * size - 1));
       long t0 = System.nanoTime();
       QueryResponse r = client.query(request(previousLast, size));
       long nanos = System.nanoTime() - t0;
@@ -192,6 +198,12 @@ final class DeepPages implements Bench {
             + "; expected " + size + " items and " + last + " (the index's last key of the page)");
       }
       return new Sample(r.items(), capacity(r), nanos);
+    }
+
+    private static Map<String, AttributeValue> attributeValues(Map<String, KeyValue> key) {
+      Map<String, AttributeValue> m = new HashMap<>();
+      key.forEach((name, value) -> m.put(name, ItemKeys.attributeValue(value)));
+      return m;
     }
 
     private QueryRequest request(Map<String, AttributeValue> exclusiveStartKey, int limit) {

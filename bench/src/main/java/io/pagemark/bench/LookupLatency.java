@@ -1,10 +1,10 @@
 package io.pagemark.bench;
 
-import io.pagemark.lookup.file.FileIndex;
+import io.pagemark.dynamo.ItemKeys;
 import io.pagemark.lookup.GroupPages;
 import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
 import io.pagemark.lookup.Order;
-import io.pagemark.lookup.PageQuery;
 import io.pagemark.lookup.PageStart;
 import io.pagemark.pipelines.demo.SampleComments;
 import java.io.IOException;
@@ -12,7 +12,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 
 /**
  * Figure 2, rank lookup latency: the time to find where a random page of the deep group starts ({@link
@@ -28,7 +33,7 @@ import java.util.Random;
  * </ul>
  *
  * <p>The Redis copy of the same build (sorted sets loaded by the Redis sink, read with {@code ZRANGE key i i} on
- * loopback through {@link io.pagemark.lookup.redis.RedisIndex}) is timed warm the same way. Another backend is timed by
+ * loopback through the library's Redis reader) is timed warm the same way. Another backend is timed by
  * adding it to {@link #backends}: it is an {@link Index} holding the same build.
  */
 final class LookupLatency implements Bench {
@@ -56,7 +61,7 @@ final class LookupLatency implements Bench {
 
       @Override
       public Index open(CommentsFixture table) throws IOException {
-        return FileIndex.open(table.index());
+        return Indexes.open(table.index().toString());
       }
     }, new Backend() {
       @Override
@@ -72,7 +77,7 @@ final class LookupLatency implements Bench {
       @Override
       public String how() {
         return "; the same build loaded by the Redis sink into a redis-server on 127.0.0.1, each record read one"
-            + " MULTI HGET(stamp) ZRANGE(key, i, i) EXEC exchange through RedisIndex";
+            + " MULTI HGET(stamp) ZRANGE(key, i, i) EXEC exchange through the library's Redis reader";
       }
     });
   }
@@ -115,14 +120,13 @@ final class LookupLatency implements Bench {
     }
 
     // Baseline: one Query for a page from its start key, as an application does after the lookup.
-    PageQuery query = new PageQuery(table.client(), SampleComments.TABLE, SampleComments.GSI, "PK2");
     for (int i = 0; i < Math.min(100, starts.size()); i++) {
-      query.fetch(starts.get(i)); // warm-up: connections, JIT, DynamoDB Local's caches
+      query(table.client(), starts.get(i)); // warm-up: connections, JIT, DynamoDB Local's caches
     }
     Samples queries = new Samples(starts.size());
     for (PageStart s : starts) {
       long t0 = System.nanoTime();
-      PageQuery.Page p = query.fetch(s);
+      QueryResponse p = query(table.client(), s);
       queries.add(System.nanoTime() - t0);
       if (p.items().isEmpty()) {
         throw new IllegalStateException("the Query for page " + s.page() + " returned no items");
@@ -165,6 +169,18 @@ final class LookupLatency implements Bench {
     context.report(new Figure(name(COLD, "p99"), cold.percentileMicros(99), "us", baseline, q99, "us", note));
   }
 
+  /** The Query an application sends after the lookup: one request from the page's exclusive start key. */
+  static QueryResponse query(DynamoDbClient client, PageStart s) {
+    QueryRequest.Builder b = QueryRequest.builder().tableName(SampleComments.TABLE).indexName(SampleComments.GSI)
+        .keyConditionExpression("PK2 = :g").expressionAttributeValues(Map.of(":g", ItemKeys.attributeValue(s.group())))
+        .scanIndexForward(s.order().scanIndexForward()).limit((int) (s.skip() + s.pageSize()))
+        .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL);
+    if (s.exclusiveStartKey() != null) {
+      b.exclusiveStartKey(s.exclusiveStartKeyAttributes());
+    }
+    return client.query(b.build());
+  }
+
   private static long lookup(GroupPages g, long page) throws Exception {
     PageStart p = g.pageStart(page, Sizes.PAGE_SIZE, Order.ASC);
     return p.skip() + (p.exclusiveStartKey() == null ? 0 : p.exclusiveStartKey().size());
@@ -173,7 +189,7 @@ final class LookupLatency implements Bench {
   private static Samples coldLookups(CommentsFixture table, int n, long pages, Random random, Context context)
       throws Exception {
     Samples s = new Samples(n);
-    try (FileIndex index = FileIndex.open(table.index())) {
+    try (Index index = Indexes.open(table.index().toString())) {
       Path file = groupFile(table);
       for (int i = 0; i < n; i++) {
         PageCache.evict(file);

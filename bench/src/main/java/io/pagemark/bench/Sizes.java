@@ -3,7 +3,7 @@ package io.pagemark.bench;
 import java.util.List;
 
 /**
- * The sizes of one run of the suite: {@link #FULL} for the README's table, {@link #QUICK} for CI (the same figures
+ * The sizes of one run of the suite: {@link #FULL} for the table in docs/bench.md, {@link #QUICK} for CI (the same figures
  * at smaller sizes, except where a size names the figure, such as the deepest page).
  *
  * @param mode "full" or "quick"

@@ -2,13 +2,12 @@ package io.pagemark.bench;
 
 import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.pipelines.relay.Relay;
-import io.pagemark.pipelines.stream.StreamCommand;
+import io.pagemark.pipelines.cli.Cli;
 import io.pagemark.pipelines.stream.StreamOptions;
 import io.pagemark.pipelines.stream.StreamRun;
 import io.pagemark.testing.DynamoDbLocal;
 import io.pagemark.testing.Kinesalite;
 
-import io.pagemark.pipelines.cli.Args;
 import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.wal.Wal;
 import java.io.IOException;
@@ -20,7 +19,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -28,7 +32,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * {@code records} new comments into the demo table, relays their change records into a 2-shard Kinesis stream, then
  * runs the stream pipeline (DirectRunner, in this JVM) from the oldest record into an empty index folder, once per
  * variant and round, and times it until every record was read and its change is durable in the WAL (the resume
- * position is logged too: with a backlog the arrival-time watermark can pass records not yet read, see README). The first variant
+ * position is logged too: with a backlog the arrival-time watermark can pass records not yet read, see docs/stream.md). The first variant
  * is the baseline; every figure is also given as a ratio to the baseline's median in the same run.
  *
  * <pre>
@@ -87,25 +91,54 @@ public final class StreamBacklogBenchmark {
   }
 
   static int run(List<String> argv, PrintStream out, PrintStream err) {
-    int records;
-    int rounds;
-    int timeout;
-    List<String> names;
-    try {
-      Args a = Args.parse(argv, java.util.Set.of("records", "rounds", "variants", "timeoutSeconds"));
-      records = (int) Args.number("records", a.get("records", "5000"), 100, 1_000_000);
-      rounds = (int) Args.number("rounds", a.get("rounds", "2"), 1, 100);
-      timeout = (int) Args.number("timeoutSeconds", a.get("timeoutSeconds", "600"), 10, 86_400);
-      names = List.of(a.get("variants", String.join(",", VARIANTS.keySet())).split(","));
+    return Cli.run(new Options(out, err), argv, out, err);
+  }
+
+  /** The options of {@code bench/run stream-backlog}. */
+  @Command(name = "bench/run stream-backlog", description = "How fast pagemark stream catches up a backlog.")
+  public static final class Options implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Option(names = "--records", paramLabel = "N", defaultValue = "5000",
+        description = "Change records in the backlog, 100 to 1000000. Default: ${DEFAULT-VALUE}.")
+    long records;
+
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "2",
+        description = "Runs of each variant, 1 to 100. Default: ${DEFAULT-VALUE}.")
+    long rounds;
+
+    @Option(names = "--timeoutSeconds", paramLabel = "S", defaultValue = "600",
+        description = "Give a run up after this long, 10 to 86400. Default: ${DEFAULT-VALUE}.")
+    long timeoutSeconds;
+
+    @Option(names = "--variants", paramLabel = "NAME[,NAME...]",
+        description = "Variants to run, the first one the baseline (default: all).")
+    String variants;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public Options(PrintStream out, PrintStream err) {
+      this.out = out;
+      this.err = err;
+    }
+
+    @Override
+    public Integer call() {
+      List<String> names = List.of((variants == null ? String.join(",", VARIANTS.keySet()) : variants).split(","));
       for (String n : names) {
         if (!VARIANTS.containsKey(n)) {
-          throw new Args.UsageException("unknown variant \"" + n + "\"; known: " + VARIANTS.keySet());
+          throw Cli.usageError(spec, "unknown variant \"" + n + "\"; known: " + VARIANTS.keySet());
         }
       }
-    } catch (Args.UsageException e) {
-      err.println("bench stream-backlog: " + e.getMessage());
-      return ExitCode.USAGE;
+      return measure((int) Cli.inRange(spec, "--records", records, 100, 1_000_000),
+          (int) Cli.inRange(spec, "--rounds", rounds, 1, 100),
+          (int) Cli.inRange(spec, "--timeoutSeconds", timeoutSeconds, 10, 86_400), names, out, err);
     }
+  }
+
+  private static int measure(int records, int rounds, int timeout, List<String> names, PrintStream out,
+      PrintStream err) {
     Path dir = null;
     try {
       dir = Files.createTempDirectory("pagemark-backlog-");
@@ -147,7 +180,7 @@ public final class StreamBacklogBenchmark {
       }
       return ExitCode.OK;
     } catch (Exception e) {
-      err.println("bench stream-backlog: failed: " + StreamCommand.rootMessage(e));
+      err.println("bench stream-backlog: failed: " + Cli.rootMessage(e));
       return ExitCode.FAILURE;
     } finally {
       if (dir != null) {

@@ -4,7 +4,7 @@ import io.pagemark.pipelines.backfill.BackfillCommand;
 import io.pagemark.pipelines.backfill.BackfillOptions;
 import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.pipelines.relay.Relay;
-import io.pagemark.pipelines.stream.StreamCommand;
+import io.pagemark.pipelines.cli.Cli;
 import io.pagemark.pipelines.stream.StreamOptions;
 import io.pagemark.pipelines.stream.StreamRun;
 import io.pagemark.testing.DynamoDbLocal;
@@ -22,7 +22,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.Callable;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -175,33 +180,75 @@ public final class StreamLagBenchmark {
   }
 
   static int run(List<String> argv, PrintStream out, PrintStream err) {
-    int rate = 50;
-    int seconds = 60;
-    int commitSeconds = 5;
-    long flushMillis = 1000;
-    List<String> runnerOptions = new ArrayList<>();
-    boolean redis = false;
-    try {
-      io.pagemark.pipelines.cli.Args a = io.pagemark.pipelines.cli.Args.parse(argv, java.util.Set.of("rate", "seconds",
-          "commitSeconds", "flushMillis", "runner", "flinkMaster", "parallelism", "redis"));
-      for (String option : List.of("runner", "flinkMaster", "parallelism")) {
-        if (a.get(option, null) != null) {
-          runnerOptions.add("--" + option + "=" + a.get(option, null));
-        }
-      }
-      rate = (int) io.pagemark.pipelines.cli.Args.number("rate", a.get("rate", "50"), 1, 2000);
-      seconds = (int) io.pagemark.pipelines.cli.Args.number("seconds", a.get("seconds", "60"), 5, 86_400);
-      commitSeconds = (int) io.pagemark.pipelines.cli.Args.number("commitSeconds", a.get("commitSeconds", "5"), 1, 3600);
-      flushMillis = io.pagemark.pipelines.cli.Args.number("flushMillis", a.get("flushMillis", "1000"), 1, 600_000);
-      String r = a.get("redis", "false");
-      if (!r.equals("true") && !r.equals("false")) {
-        throw new io.pagemark.pipelines.cli.Args.UsageException("--redis must be true or false, not " + r);
-      }
-      redis = r.equals("true");
-    } catch (io.pagemark.pipelines.cli.Args.UsageException e) {
-      err.println("bench stream-lag: " + e.getMessage());
-      return io.pagemark.pipelines.cli.ExitCode.USAGE;
+    return Cli.run(new Options(out, err), argv, out, err);
+  }
+
+  /** The options of {@code bench/run stream-lag}. */
+  @Command(name = "bench/run stream-lag", description = "The stream's lag at a steady write rate.")
+  public static final class Options implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Option(names = "--rate", paramLabel = "N", defaultValue = "50",
+        description = "Writes per second, 1 to 2000. Default: ${DEFAULT-VALUE}.")
+    long rate;
+
+    @Option(names = "--seconds", paramLabel = "S", defaultValue = "60",
+        description = "Measured seconds, 5 to 86400. Default: ${DEFAULT-VALUE}.")
+    long seconds;
+
+    @Option(names = "--commitSeconds", paramLabel = "S", defaultValue = "5",
+        description = "Seconds between commits, 1 to 3600. Default: ${DEFAULT-VALUE}.")
+    long commitSeconds;
+
+    @Option(names = "--flushMillis", paramLabel = "MS", defaultValue = "1000",
+        description = "The stream's --flushMillis, 1 to 600000. Default: ${DEFAULT-VALUE}.")
+    long flushMillis;
+
+    @Option(names = "--redis", paramLabel = "true|false", defaultValue = "false",
+        description = "Also stream into Redis and measure the lag to visible there. Default: ${DEFAULT-VALUE}.")
+    String redis;
+
+    @Option(names = "--runner", paramLabel = "RUNNER", description = "The stream's runner (default: DirectRunner).")
+    String runner;
+
+    @Option(names = "--flinkMaster", paramLabel = "[local]|HOST:PORT", description = "With --runner=FlinkRunner.")
+    String flinkMaster;
+
+    @Option(names = "--parallelism", paramLabel = "N", description = "With --runner=FlinkRunner.")
+    String parallelism;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public Options(PrintStream out, PrintStream err) {
+      this.out = out;
+      this.err = err;
     }
+
+    @Override
+    public Integer call() {
+      if (!redis.equals("true") && !redis.equals("false")) {
+        throw Cli.usageError(spec, "--redis must be true or false, not " + redis);
+      }
+      List<String> runnerOptions = new ArrayList<>();
+      if (runner != null) {
+        runnerOptions.add("--runner=" + runner);
+      }
+      if (flinkMaster != null) {
+        runnerOptions.add("--flinkMaster=" + flinkMaster);
+      }
+      if (parallelism != null) {
+        runnerOptions.add("--parallelism=" + parallelism);
+      }
+      return measure((int) Cli.inRange(spec, "--rate", rate, 1, 2000),
+          (int) Cli.inRange(spec, "--seconds", seconds, 5, 86_400),
+          (int) Cli.inRange(spec, "--commitSeconds", commitSeconds, 1, 3600),
+          Cli.inRange(spec, "--flushMillis", flushMillis, 1, 600_000), runnerOptions, redis.equals("true"), out, err);
+    }
+  }
+
+  private static int measure(int rate, int seconds, int commitSeconds, long flushMillis, List<String> runnerOptions,
+      boolean redis, PrintStream out, PrintStream err) {
     Path dir = null;
     try {
       dir = Files.createTempDirectory("pagemark-lag-");
@@ -210,7 +257,7 @@ public final class StreamLagBenchmark {
           : String.join(" ", runnerOptions)) + ": " + r);
       return io.pagemark.pipelines.cli.ExitCode.OK;
     } catch (Exception e) {
-      err.println("bench stream-lag: failed: " + StreamCommand.rootMessage(e));
+      err.println("bench stream-lag: failed: " + Cli.rootMessage(e));
       return io.pagemark.pipelines.cli.ExitCode.FAILURE;
     } finally {
       if (dir != null) {

@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The binary form of changes, shared by WAL segments, version ledgers and the Beam coder (see the README's "WAL
+ * The binary form of changes, shared by WAL segments, version ledgers and the Beam coder (see docs/stream.md, "WAL
  * segment format"). All integers big-endian.
  *
  * <pre>

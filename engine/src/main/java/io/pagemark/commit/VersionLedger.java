@@ -24,7 +24,7 @@ import java.util.Map;
 /**
  * The versions of the last changes applied to one group, per item, so that a change delivered again (a duplicate, a
  * replay, a late record) never undoes a newer one. Entries older than the ledger's horizon are dropped; a change
- * older than the horizon counts as already applied. Stored beside the group file in each build (see the README's
+ * older than the horizon counts as already applied. Stored beside the group file in each build (see docs/stream.md,
  * "Version ledger").
  */
 final class VersionLedger {

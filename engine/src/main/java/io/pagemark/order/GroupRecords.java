@@ -9,7 +9,7 @@ import java.util.List;
 /**
  * Turns a group's entries, in ascending sort-key order, into index records: entries whose sort keys are unique pass
  * straight through; a run of equal sort keys is buffered, put in DynamoDB's order by a {@link TieOrder}, and written
- * with each record's position in the run, the run's length and the descending-order slots (see the README's "Equal
+ * with each record's position in the run, the run's length and the descending-order slots (see docs/order.md, "Equal
  * sort keys").
  */
 public final class GroupRecords {

@@ -28,7 +28,7 @@ import java.util.zip.CRC32C;
 /**
  * One WAL segment: the changes to one group that one flush of the stream made durable. A segment is written to a
  * hidden temporary file, forced to disk and renamed into place, so a segment that exists is complete; every change
- * also carries a checksum. See the README's "WAL segment format" for the bytes.
+ * also carries a checksum. See docs/stream.md, "WAL segment format", for the bytes.
  *
  * @param groupAttribute the group key attribute
  * @param group the group key

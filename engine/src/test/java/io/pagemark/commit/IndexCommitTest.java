@@ -19,9 +19,10 @@ import io.pagemark.format.BuildInfo;
 import io.pagemark.format.IndexLayout;
 import io.pagemark.format.IndexRecord;
 import io.pagemark.key.KeyValue;
-import io.pagemark.lookup.file.FileIndex;
 import io.pagemark.lookup.GroupNotFoundException;
 import io.pagemark.lookup.GroupPages;
+import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
 import io.pagemark.order.TieOrder;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -56,10 +57,11 @@ public class IndexCommitTest {
       List<IndexRecord> got = TestIndex.groupRecords(root, g.getKey());
       assertThat("group " + g.getKey(), TestIndex.describe(got), equalTo(TestIndex.describe(want)));
     }
-    try (FileIndex index = FileIndex.open(root)) {
+    try (Index index = Indexes.open(root.toString())) {
       long entries = expected.values().stream().mapToLong(List::size).sum();
-      assertThat(index.info().counts().entries(), is(entries));
-      assertThat(index.info().counts().groups(), is(expected.values().stream().filter(l -> !l.isEmpty()).count()));
+      BuildInfo.Counts counts = new IndexLayout(root).buildInfo(index.buildId()).counts();
+      assertThat(counts.entries(), is(entries));
+      assertThat(counts.groups(), is(expected.values().stream().filter(l -> !l.isEmpty()).count()));
     }
     assertThat("WAL segments left", new Wal(root).pendingGroupDirs(), empty());
   }
@@ -91,9 +93,10 @@ public class IndexCommitTest {
     Path newA = root.resolve("builds").resolve(r.buildId())
         .resolve(io.pagemark.format.GroupPaths.relativePath(KeyValue.ofString("a")));
     assertThat(Files.isSameFile(oldA, newA), is(true));
-    try (FileIndex index = FileIndex.open(root)) {
-      assertThat(index.info().groupBuilds(), org.hamcrest.Matchers.containsInAnyOrder("b0", r.buildId()));
-      assertThat(index.info().commit().baseBuild(), is("b0"));
+    try (Index index = Indexes.open(root.toString())) {
+      BuildInfo info = new IndexLayout(root).buildInfo(index.buildId());
+      assertThat(info.groupBuilds(), org.hamcrest.Matchers.containsInAnyOrder("b0", r.buildId()));
+      assertThat(info.commit().baseBuild(), is("b0"));
     }
   }
 
@@ -139,8 +142,8 @@ public class IndexCommitTest {
       unknown += got.stream().filter(r -> !r.runOrderKnown()).count();
     }
     assertThat(unknown, greaterThan(0L));
-    try (FileIndex index = FileIndex.open(root)) {
-      assertThat(index.info().counts().tieRunsUnresolved(), greaterThan(0L));
+    try (Index index = Indexes.open(root.toString())) {
+      assertThat(new IndexLayout(root).buildInfo(index.buildId()).counts().tieRunsUnresolved(), greaterThan(0L));
     }
   }
 
@@ -214,7 +217,7 @@ public class IndexCommitTest {
     Thread reader = new Thread(() -> {
       try {
         while (!done.get()) {
-          try (FileIndex index = FileIndex.open(root)) {
+          try (Index index = Indexes.open(root.toString())) {
             long total = 0;
             for (String g : ChangeScenario.GROUPS) {
               try (GroupPages p = index.group(g)) {
@@ -226,7 +229,8 @@ public class IndexCommitTest {
                 // an empty group
               }
             }
-            assertThat("build " + index.buildId(), total, is(index.info().counts().entries()));
+            assertThat("build " + index.buildId(), total,
+                is(new IndexLayout(root).buildInfo(index.buildId()).counts().entries()));
             reads.incrementAndGet();
           }
         }

@@ -14,9 +14,10 @@ import io.pagemark.format.IndexLayout;
 import io.pagemark.format.IndexRecord;
 import io.pagemark.key.Json;
 import io.pagemark.key.KeyValue;
-import io.pagemark.lookup.file.FileIndex;
 import io.pagemark.lookup.GroupNotFoundException;
 import io.pagemark.lookup.GroupPages;
+import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
 import io.pagemark.order.GroupRecords;
 import io.pagemark.order.TieOrder;
 import java.io.IOException;
@@ -107,7 +108,7 @@ public final class TestIndex {
 
   /** Every record of a group in the current build, or an empty list when the build has no such group. */
   static List<IndexRecord> groupRecords(Path root, KeyValue group) throws IOException {
-    try (FileIndex index = FileIndex.open(root)) {
+    try (Index index = Indexes.open(root.toString())) {
       try (GroupPages p = index.group(group)) {
         assertThat(p.count(), equalTo(p.count()));
       } catch (GroupNotFoundException e) {

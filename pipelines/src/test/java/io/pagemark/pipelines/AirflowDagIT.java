@@ -2,7 +2,7 @@ package io.pagemark.pipelines;
 
 import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.testing.DynamoDbLocal;
-import io.pagemark.testing.SharedDynamoDbLocal;
+import io.pagemark.testing.DynamoDbLocalExtension;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -10,7 +10,9 @@ import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
 
-import io.pagemark.lookup.file.FileIndex;
+import io.pagemark.format.IndexLayout;
+import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,6 +26,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -38,6 +41,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
  * {@code airflow dags test} of {@code pagemark_rebuild} against DynamoDB Local on the DirectRunner with the job jar.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(DynamoDbLocalExtension.class)
 class AirflowDagIT {
   static final Path REPO = Path.of(System.getProperty("pagemark.repo", "..")).toAbsolutePath().normalize();
   Path venv;
@@ -46,7 +50,7 @@ class AirflowDagIT {
   DynamoDbClient client;
 
   @BeforeAll
-  void setUp() throws Exception {
+  void setUp(DynamoDbLocal local) throws Exception {
     jar = Path.of(System.getProperty("pagemark.flinkJar", REPO.resolve("pipelines/target/pagemark-flink.jar").toString()));
     assertThat("the job jar is built by the test command's package phase: " + jar, Files.isRegularFile(jar),
         is(true));
@@ -55,7 +59,7 @@ class AirflowDagIT {
     assertThat("ensure-airflow failed:\n" + ensure.output, ensure.code, is(0));
     String[] lines = ensure.stdout.strip().split("\n");
     venv = Path.of(lines[lines.length - 1]);
-    local = SharedDynamoDbLocal.get();
+    this.local = local;
     client = local.client();
   }
 
@@ -110,13 +114,13 @@ class AirflowDagIT {
     Run first = dagsTest(dir.resolve("airflow"), conf(table, index));
     assertThat(first.output, first.code, is(0));
     String firstBuild;
-    try (FileIndex i = FileIndex.open(index)) {
+    try (Index i = Indexes.open(index.toString())) {
       firstBuild = i.buildId();
-      assertThat(i.info().counts().entries(), is(800L));
+      assertThat(new IndexLayout(index).buildInfo(firstBuild).counts().entries(), is(800L));
     }
     Run second = dagsTest(dir.resolve("airflow"), conf(table, index));
     assertThat(second.output, second.code, is(0));
-    try (FileIndex i = FileIndex.open(index)) {
+    try (Index i = Indexes.open(index.toString())) {
       assertThat(i.buildId(), not(firstBuild));
     }
     String logs = second.output + taskLogs(dir.resolve("airflow"));

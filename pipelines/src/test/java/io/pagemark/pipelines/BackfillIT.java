@@ -3,7 +3,7 @@ package io.pagemark.pipelines;
 import io.pagemark.pipelines.backfill.BackfillCommand;
 import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.testing.DynamoDbLocal;
-import io.pagemark.testing.SharedDynamoDbLocal;
+import io.pagemark.testing.DynamoDbLocalExtension;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -16,10 +16,10 @@ import static org.hamcrest.Matchers.notNullValue;
 
 import io.pagemark.format.BuildInfo;
 import io.pagemark.format.IndexLayout;
-import io.pagemark.lookup.file.FileIndex;
 import io.pagemark.lookup.GroupPages;
+import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
 import io.pagemark.lookup.Order;
-import io.pagemark.lookup.PageQuery;
 import io.pagemark.lookup.PageStart;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -35,6 +35,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,6 +46,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 
 /** The backfill against DynamoDB Local on the tricky table: every page of every group, in both orders. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(DynamoDbLocalExtension.class)
 public class BackfillIT {
   static final String TABLE = "tricky";
   DynamoDbLocal local;
@@ -52,8 +54,8 @@ public class BackfillIT {
   List<Map<String, AttributeValue>> items;
 
   @BeforeAll
-  void createTable() throws Exception {
-    local = SharedDynamoDbLocal.get();
+  void createTable(DynamoDbLocal local) throws Exception {
+    this.local = local;
     client = local.client();
     TrickyTable.create(client, TABLE);
     items = TrickyTable.items(7);
@@ -97,13 +99,12 @@ public class BackfillIT {
 
     Map<String, Integer> expected = TrickyTable.expectedCounts(items, sortAttribute);
     BuildInfo info;
-    try (FileIndex index = FileIndex.open(out)) {
-      info = index.info();
+    try (Index index = Indexes.open(out.toString())) {
+      info = new IndexLayout(out).buildInfo(index.buildId());
       assertThat(info.counts().itemsScanned(), is((long) items.size()));
       assertThat(info.counts().groups(), is((long) expected.size()));
       assertThat(info.counts().tieRuns(), greaterThan(0L));
       assertThat(info.counts().tieRunsUnresolved(), is(0L));
-      PageQuery query = new PageQuery(client, TABLE, gsi, "PK2");
       for (Map.Entry<String, Integer> g : expected.entrySet()) {
         if (pageSize == 1 && !g.getKey().equals("ties") && !g.getKey().equals("utf")) {
           continue; // page size 1 only where ties and tricky strings make every boundary count
@@ -116,7 +117,7 @@ public class BackfillIT {
             assertThat(pages.pages(pageSize), is((long) walk.size()));
             for (int n = 1; n <= walk.size(); n++) {
               PageStart start = pages.pageStart(n, pageSize, forward ? Order.ASC : Order.DESC);
-              List<String> viaIndex = PageWalk.keys(query.fetch(start).items());
+              List<String> viaIndex = PageWalk.keys(PageWalk.fromStart(client, TABLE, gsi, start));
               assertThat("group " + g.getKey() + " page " + n + (forward ? " asc" : " desc"), viaIndex,
                   equalTo(PageWalk.keys(walk.get(n - 1))));
             }
@@ -135,7 +136,7 @@ public class BackfillIT {
       assertThat(s.map(p -> p.getFileName().toString()).collect(Collectors.toList()), equalTo(List.of("index")));
     }
     String id;
-    try (FileIndex index = FileIndex.open(out)) {
+    try (Index index = Indexes.open(out.toString())) {
       id = index.buildId();
       for (String g : TrickyTable.HOSTILE_GROUPS) {
         try (GroupPages pages = index.group(g)) {
@@ -222,8 +223,8 @@ public class BackfillIT {
         "--output=" + out);
     assertThat(r.err, r.code, is(0));
     assertThat(r.out, containsString(wrongType + " dead letters"));
-    try (FileIndex index = FileIndex.open(out)) {
-      BuildInfo.Counts c = index.info().counts();
+    try (Index index = Indexes.open(out.toString())) {
+      BuildInfo.Counts c = new IndexLayout(out).buildInfo(index.buildId()).counts();
       assertThat(c.itemsScanned(), is(200L));
       assertThat(c.skippedNoGroupKey(), is((long) noGroup));
       assertThat(c.skippedNoSortKey(), is((long) noSort));
@@ -302,10 +303,10 @@ public class BackfillIT {
   void aReaderOfTheCurrentBuildKeepsItWhileANewOneIsPublished(@TempDir Path dir) throws Exception {
     Path out = dir.resolve("index");
     assertThat(backfill(local, "--table=" + TABLE, "--gsi=byString", "--output=" + out).code, is(0));
-    try (FileIndex before = FileIndex.open(out); GroupPages ties = before.group("ties")) {
+    try (Index before = Indexes.open(out.toString()); GroupPages ties = before.group("ties")) {
       PageStart p3 = ties.pageStart(3, 10, Order.ASC);
       assertThat(backfill(local, "--table=" + TABLE, "--gsi=byString", "--output=" + out).code, is(0));
-      try (FileIndex after = FileIndex.open(out)) {
+      try (Index after = Indexes.open(out.toString())) {
         assertThat(after.buildId(), notNullValue());
         assertThat(after.buildId().equals(before.buildId()), is(false));
       }

@@ -2,8 +2,9 @@ package io.pagemark.pipelines;
 
 import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.testing.DynamoDbLocal;
-import io.pagemark.testing.SharedDynamoDbLocal;
-import io.pagemark.testing.SharedRedis;
+import io.pagemark.testing.DynamoDbLocalExtension;
+import io.pagemark.testing.RedisExtension;
+import io.pagemark.testing.RedisServer;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -13,8 +14,9 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
 
 import io.pagemark.format.IndexLayout;
-import io.pagemark.lookup.file.FileIndex;
 import io.pagemark.lookup.GroupPages;
+import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageStart;
 import java.nio.file.Path;
@@ -23,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -30,6 +33,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** Builds as generations: pinned readers, gc, and verify against DynamoDB Local. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith({DynamoDbLocalExtension.class, RedisExtension.class})
 class BuildsIT {
   static final String TABLE = "buildsComments";
   DynamoDbLocal local;
@@ -37,8 +41,8 @@ class BuildsIT {
   List<Map<String, AttributeValue>> items;
 
   @BeforeAll
-  void load() throws Exception {
-    local = SharedDynamoDbLocal.get();
+  void load(DynamoDbLocal local) throws Exception {
+    this.local = local;
     client = local.client();
     SampleComments.createTable(client, TABLE);
     items = SampleComments.generate(2000, 10, 3);
@@ -58,7 +62,8 @@ class BuildsIT {
 
   private List<PageStart> pages(Path out, String buildId) throws Exception {
     List<PageStart> starts = new ArrayList<>();
-    try (FileIndex index = FileIndex.open(out, buildId); GroupPages g = index.group(SampleComments.hotProduct())) {
+    try (Index index = Indexes.open(out.toString(), buildId);
+        GroupPages g = index.group(SampleComments.hotProduct())) {
       for (long n = 1; n <= g.pages(10); n++) {
         starts.add(g.pageStart(n, 10, Order.ASC));
         starts.add(g.pageStart(n, 10, Order.DESC));
@@ -90,20 +95,21 @@ class BuildsIT {
     assertThat(gc.out(), containsString("removed 2 build(s)"));
     assertThat(new IndexLayout(out).builds(), equalTo(List.of(n2)));
     assertThat(new IndexLayout(out).builds(), not(hasItem(n)));
-    try (FileIndex current = FileIndex.open(out)) {
+    try (Index current = Indexes.open(out.toString())) {
       assertThat(current.buildId(), is(n2));
     }
   }
 
   @Test
-  void verifyPassesOnAFreshBuildAndReportsDriftWhenItemsAreDeleted(@TempDir Path dir) throws Exception {
+  void verifyPassesOnAFreshBuildAndReportsDriftWhenItemsAreDeleted(@TempDir Path dir, RedisServer server)
+      throws Exception {
     String table = "verifyComments";
     SampleComments.createTable(client, table);
     List<Map<String, AttributeValue>> own = SampleComments.generate(600, 6, 11);
     SampleComments.load(client, table, own, 2, null);
     Path out = dir.resolve("index");
     // the same build into files and into Redis: verify reads either
-    String redis = SharedRedis.get().uri();
+    String redis = server.uri();
     BackfillIT.Result r = BackfillIT.backfill(local, "--table=" + table, "--gsi=" + SampleComments.GSI,
         "--output=" + out, "--redis=" + redis, "--redisKeyPrefix=" + table);
     assertThat(r.err(), r.code(), is(0));

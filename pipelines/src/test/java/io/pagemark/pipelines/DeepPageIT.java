@@ -2,7 +2,7 @@ package io.pagemark.pipelines;
 
 import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.testing.DynamoDbLocal;
-import io.pagemark.testing.SharedDynamoDbLocal;
+import io.pagemark.testing.DynamoDbLocalExtension;
 
 import static io.pagemark.pipelines.BackfillIT.backfill;
 import static io.pagemark.pipelines.BackfillIT.cli;
@@ -12,8 +12,8 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.lessThanOrEqualTo;
 
-import io.pagemark.lookup.file.FileIndex;
 import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
 import io.pagemark.lookup.ItemPage;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageReader;
@@ -26,6 +26,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -44,6 +45,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
  * either order takes at most 2 Query requests (one, unless DynamoDB stops a read at 1 MB).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(DynamoDbLocalExtension.class)
 class DeepPageIT {
   static final String TABLE = "deep";
   static final String GSI = "byTime";
@@ -55,8 +57,8 @@ class DeepPageIT {
   Path index;
 
   @BeforeAll
-  void loadAndBuild() throws Exception {
-    local = SharedDynamoDbLocal.get();
+  void loadAndBuild(DynamoDbLocal local) throws Exception {
+    this.local = local;
     client = local.client();
     client.createTable(b -> b.tableName(TABLE).billingMode(BillingMode.PAY_PER_REQUEST)
         .attributeDefinitions(def("PK"), def("PK2"), def("SK"))
@@ -97,7 +99,7 @@ class DeepPageIT {
 
   @Test
   void page10000Of200000ItemsCostsAtMostTwoQueries() throws Exception {
-    try (Index idx = FileIndex.open(index)) {
+    try (Index idx = Indexes.open(index.toString())) {
       PageReader<Map<String, AttributeValue>> reader = PageReader.of(client, TABLE, GSI, idx);
       for (Order order : Order.values()) {
         ItemPage<Map<String, AttributeValue>> first = reader.read("hot", 1, PAGE_SIZE, order);

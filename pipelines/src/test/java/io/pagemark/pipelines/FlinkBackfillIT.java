@@ -1,12 +1,12 @@
 package io.pagemark.pipelines;
 
+import io.pagemark.pipelines.flink.FlinkRest;
 import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.pipelines.flink.FlinkTarget;
 import io.pagemark.testing.DynamoDbLocal;
-import io.pagemark.testing.SharedDynamoDbLocal;
+import io.pagemark.testing.DynamoDbLocalExtension;
 import io.pagemark.testing.flink.FlinkCluster;
 import io.pagemark.testing.flink.FlinkJvm;
-import io.pagemark.testing.flink.FlinkRest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -34,6 +34,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -47,6 +48,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@ExtendWith(DynamoDbLocalExtension.class)
 class FlinkBackfillIT {
   static final String TABLE = "trickyFlink";
   @TempDir static Path dir;
@@ -58,14 +60,14 @@ class FlinkBackfillIT {
   Thread stopAtExit;
 
   @BeforeAll
-  void createTableAndStartCluster() throws Exception {
+  void createTableAndStartCluster(DynamoDbLocal local) throws Exception {
     Path jar = jar();
     assertThat("the Flink job jar " + jar + " must be built before this test (the test command builds it:"
         + " profile flink-jar, active unless -DskipTests)", Files.isRegularFile(jar), is(true));
     assertThat("the Flink job jar " + jar + " is older than target/classes; rebuild it with -Pflink-jar",
         newestFile(jar.resolveSibling("classes")) <= Files.getLastModifiedTime(jar).toMillis(), is(true));
 
-    local = SharedDynamoDbLocal.get();
+    this.local = local;
     client = local.client();
     TrickyTable.create(client, TABLE);
     items = TrickyTable.items(11);
@@ -234,7 +236,7 @@ class FlinkBackfillIT {
     return BackfillIT.cli(argv.toArray(String[]::new));
   }
 
-  /** Prints how long a step took (the numbers the README quotes come from here); returns now. */
+  /** Prints how long a step took (the numbers docs/flink.md quotes come from here); returns now. */
   private static long took(String what, long since) {
     long now = System.nanoTime();
     System.err.printf("FlinkBackfillIT: %s took %.1f s%n", what, (now - since) / 1e9);

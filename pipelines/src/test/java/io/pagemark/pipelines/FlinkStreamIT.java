@@ -1,13 +1,14 @@
 package io.pagemark.pipelines;
 
+import io.pagemark.pipelines.flink.FlinkRest;
 import io.pagemark.pipelines.flink.FlinkTarget;
 import io.pagemark.pipelines.relay.Relay;
 import io.pagemark.testing.DynamoDbLocal;
+import io.pagemark.testing.DynamoDbLocalExtension;
 import io.pagemark.testing.Kinesalite;
-import io.pagemark.testing.SharedDynamoDbLocal;
-import io.pagemark.testing.SharedKinesalite;
+import io.pagemark.testing.KinesaliteExtension;
 import io.pagemark.testing.flink.FlinkCluster;
-import io.pagemark.testing.flink.FlinkRest;
+import io.pagemark.testing.flink.FlinkClusterExtension;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -16,7 +17,10 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.not;
 
-import io.pagemark.lookup.file.FileIndex;
+import io.pagemark.format.BuildInfo;
+import io.pagemark.format.IndexLayout;
+import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
 import io.pagemark.wal.Wal;
 import java.io.IOException;
 import java.net.URI;
@@ -32,23 +36,34 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * {@code pagemark stream} on Flink: inside the launcher's JVM ({@code [local]}) and submitted to a standalone session
- * cluster of 2 TaskManagers that this test starts through {@code pagemark flink-cluster} (whose JVMs are not given
+ * cluster of 2 TaskManagers ({@link FlinkClusterExtension}, whose JVMs are not given
  * {@code -Daws.cborEnabled=false}: the stream must turn CBOR off where the Kinesis client is built). Each run indexes
  * an empty table's build, then 500 random writes relayed from DynamoDB Local into kinesalite with 10% of the records
  * duplicated, reach the index only through the stream's WAL; the launcher is stopped with SIGTERM (exit code 0, a
  * summary, the Flink job cancelled), and after a commit every page of every group, in both orders, must be DynamoDB's
  * own page. On the cluster the first launcher is killed (SIGKILL) halfway: its job keeps running until cancelled
- * through the REST API, as the README says, and a second launcher resumes.
+ * through the REST API, as docs/stream.md says, and a second launcher resumes.
  */
+@ExtendWith({DynamoDbLocalExtension.class, KinesaliteExtension.class})
 class FlinkStreamIT {
   static final int WRITES = 500;
   @TempDir Path dir;
+  DynamoDbLocal local;
+  Kinesalite kinesalite;
+
+  @BeforeEach
+  void services(DynamoDbLocal local, Kinesalite kinesalite) {
+    this.local = local;
+    this.kinesalite = kinesalite;
+  }
 
   @Test
   void onFlinkInsideTheLauncherEveryChangeReachesTheIndexAndSigtermStopsIt() throws Exception {
@@ -57,30 +72,18 @@ class FlinkStreamIT {
   }
 
   @Test
-  void onASessionClusterEveryChangeReachesTheIndexAndSigtermCancelsTheJob() throws Exception {
+  @ExtendWith(FlinkClusterExtension.class)
+  void onASessionClusterEveryChangeReachesTheIndexAndSigtermCancelsTheJob(FlinkCluster cluster) throws Exception {
     Path jar = Path.of(System.getProperty(FlinkTarget.JAR_PROPERTY, "target/pagemark-flink.jar")).toAbsolutePath();
     assertThat("the Flink job jar " + jar + " must be built before this test (the test command builds it)",
         Files.isRegularFile(jar), is(true));
-    Path clusterDir = Path.of("target", "flink-stream-it").toAbsolutePath();
-    Thread stopAtExit = new Thread(() -> BackfillIT.cli("flink-cluster", "stop", "--dir=" + clusterDir));
-    Runtime.getRuntime().addShutdownHook(stopAtExit);
-    BackfillIT.cli("flink-cluster", "stop", "--dir=" + clusterDir); // a cluster left by a run that was killed
-    try {
-      long t = System.nanoTime();
-      BackfillIT.Result start = BackfillIT.cli("flink-cluster", "start", "--taskmanagers=2", "--dir=" + clusterDir);
-      phase("cluster started", t);
-      assertThat(start.err(), start.code(), is(0));
-      String rest = FlinkCluster.find(clusterDir).orElseThrow().restAddress();
-      String log = streamAndCheck("flinkCluster", rest, "--runner=FlinkRunner", "--flinkMaster=" + rest);
-      assertThat(log, containsString("pagemark stream: submitting to the Flink cluster at http://" + rest
-          + " (Flink 1.19.0, 2 TaskManagers, 4 slots) with parallelism 4, staging " + jar));
-      assertThat("no job of the stream runs after its launchers stopped",
-          new FlinkRest(rest).jobs().stream().filter(j -> !j.state().matches("CANCELED|FINISHED|FAILED")).toList(),
-          is(List.of()));
-    } finally {
-      BackfillIT.cli("flink-cluster", "stop", "--dir=" + clusterDir);
-      Runtime.getRuntime().removeShutdownHook(stopAtExit);
-    }
+    String rest = cluster.restAddress();
+    String log = streamAndCheck("flinkCluster", rest, "--runner=FlinkRunner", "--flinkMaster=" + rest);
+    assertThat(log, containsString("pagemark stream: submitting to the Flink cluster at http://" + rest
+        + " (Flink 1.19.0, 2 TaskManagers, 4 slots) with parallelism 4, staging " + jar));
+    assertThat("no job of the stream runs after its launchers stopped",
+        new FlinkRest(rest).jobs().stream().filter(j -> !j.state().matches("CANCELED|FINISHED|FAILED")).toList(),
+        is(List.of()));
   }
 
   /**
@@ -90,8 +93,6 @@ class FlinkStreamIT {
   private String streamAndCheck(String table, String cluster, String... runner) throws Exception {
     long seed = Long.getLong("pagemark.test.seed", System.nanoTime());
     long t = System.nanoTime();
-    DynamoDbLocal local = SharedDynamoDbLocal.get();
-    Kinesalite kinesalite = SharedKinesalite.get();
     Path index = dir.resolve(table);
     kinesalite.createStream(table, 2);
     try (DynamoDbClient c = local.client()) {
@@ -149,9 +150,10 @@ class FlinkStreamIT {
         BackfillIT.Result commit =
             BackfillIT.cli("commit", "--index=" + index, "--dynamoEndpoint=" + local.endpoint());
         assertThat(commit.err(), commit.code(), is(0));
-        try (FileIndex idx = FileIndex.open(index)) {
-          assertThat(idx.info().commit().applied(), greaterThan(100L));
-          assertThat("duplicates", idx.info().commit().stale(), greaterThan(0L));
+        try (Index idx = Indexes.open(index.toString())) {
+          BuildInfo.Commit built = new IndexLayout(index).buildInfo(idx.buildId()).commit();
+          assertThat(built.applied(), greaterThan(100L));
+          assertThat("duplicates", built.stale(), greaterThan(0L));
         }
         StreamTable.assertEveryPageIsDynamoDbsPage(c, table, index, StreamIT.PAGE);
         phase(table + ": every page checked", t);
@@ -164,7 +166,7 @@ class FlinkStreamIT {
 
   /**
    * Kills the launcher of a stream on a cluster (SIGKILL: no shutdown hook runs), checks that its job runs on, cancels
-   * it the way the README says (PATCH /jobs/ID?mode=cancel), and starts a launcher that resumes.
+   * it the way docs/stream.md says (PATCH /jobs/ID?mode=cancel), and starts a launcher that resumes.
    */
   private Process killAndResume(String cluster, DynamoDbLocal local, Kinesalite kinesalite, String table,
       Path index, Process first, Path firstLog) throws Exception {

@@ -2,7 +2,7 @@ package io.pagemark.pipelines;
 
 import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.testing.DynamoDbLocal;
-import io.pagemark.testing.SharedDynamoDbLocal;
+import io.pagemark.testing.DynamoDbLocalExtension;
 
 import static io.pagemark.pipelines.BackfillIT.backfill;
 import static io.pagemark.pipelines.BackfillIT.cli;
@@ -15,9 +15,9 @@ import static org.hamcrest.Matchers.not;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.pagemark.lookup.file.FileIndex;
 import io.pagemark.lookup.GroupNotFoundException;
 import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
 import io.pagemark.lookup.ItemPage;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageOutOfRangeException;
@@ -33,6 +33,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,6 +53,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * pages show items written since the build; the {@code page} CLI's output and exit codes.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(DynamoDbLocalExtension.class)
 class PageReaderIT {
   static final String TABLE = "pagesTricky";
   @TempDir static Path dir;
@@ -60,8 +62,8 @@ class PageReaderIT {
   List<Map<String, AttributeValue>> items;
 
   @BeforeAll
-  void createTable() throws Exception {
-    local = SharedDynamoDbLocal.get();
+  void createTable(DynamoDbLocal local) throws Exception {
+    this.local = local;
     client = local.client();
     TrickyTable.create(client, TABLE);
     items = TrickyTable.items(11);
@@ -92,7 +94,7 @@ class PageReaderIT {
   void everyPageOfEveryGroupInBothOrdersIsTheCursorWalksPage(String gsi, String sortAttribute, int pageSize)
       throws Exception {
     Path out = build(TABLE, gsi);
-    try (Index index = FileIndex.open(out)) {
+    try (Index index = Indexes.open(out.toString())) {
       PageReader<Map<String, AttributeValue>> reader = PageReader.of(client, TABLE, gsi, index);
       int pagesRead = 0;
       for (String group : TrickyTable.expectedCounts(items, sortAttribute).keySet()) {
@@ -123,7 +125,7 @@ class PageReaderIT {
   @Test
   void aPageOverOneMegabyteKeepsQueryingUntilItIsFull() throws Exception {
     int size = 150; // items of ~8 KB: DynamoDB stops each read at 1 MB, about 125 of them
-    try (Index index = FileIndex.open(build(TABLE, "byString"))) {
+    try (Index index = Indexes.open(build(TABLE, "byString").toString())) {
       PageReader<Map<String, AttributeValue>> reader = PageReader.of(client, TABLE, "byString", index);
       for (Order order : Order.values()) {
         List<List<Map<String, AttributeValue>>> walk =
@@ -167,7 +169,7 @@ class PageReaderIT {
   void theEnhancedClientGetsItsItemsMappedWithTheTableSchema() throws Exception {
     Path out = build(TABLE, "byString");
     DynamoDbTable<Row> table = DynamoDbEnhancedClient.builder().dynamoDbClient(client).build().table(TABLE, ROW);
-    try (Index index = FileIndex.open(out)) {
+    try (Index index = Indexes.open(out.toString())) {
       PageReader<Row> reader = PageReader.of(client, table.index("byString"), index);
       for (String group : List.of("ties", "utf")) {
         List<List<Map<String, AttributeValue>>> walk = PageWalk.pages(client, TABLE, "byString", group, 9, false);
@@ -214,7 +216,7 @@ class PageReaderIT {
           .key(Map.of("PK", AttributeValue.fromS(pkSk[0]), "SK", AttributeValue.fromS(pkSk[1]))));
     }
 
-    try (Index index = FileIndex.open(out)) {
+    try (Index index = Indexes.open(out.toString())) {
       PageReader<Map<String, AttributeValue>> reader = PageReader.of(client, table, "byString", index);
       int stalePages = 0;
       int intactPages = 0;
@@ -276,7 +278,7 @@ class PageReaderIT {
         "SK", AttributeValue.fromS("2026-11-22T00:00:00Z"), "PK2", AttributeValue.fromS("p"))));
     String newest = "new|2026-11-22T00:00:00Z";
 
-    try (Index index = FileIndex.open(out)) {
+    try (Index index = Indexes.open(out.toString())) {
       PageReader<Map<String, AttributeValue>> fromIndex = PageReader.of(client, table, "byString", index);
       PageReader<Map<String, AttributeValue>> fresh = fromIndex.withFreshPages(2);
 
@@ -289,7 +291,7 @@ class PageReaderIT {
       assertThat(p2.fresh(), is(true));
       assertThat(p2.requests(), is(1));
       assertThat(PageWalk.keys(p2.items()), equalTo(built.subList(9, 19)));
-      // Page 3 comes from the index as of the build: the item pushed off page 2 shows on neither (see README).
+      // Page 3 comes from the index as of the build: the item pushed off page 2 shows on neither (see docs/pages.md).
       ItemPage<Map<String, AttributeValue>> p3 = fresh.read("p", 3, 10, Order.DESC);
       assertThat(p3.fresh(), is(false));
       assertThat(PageWalk.keys(p3.items()), equalTo(built.subList(20, 30)));
@@ -305,6 +307,41 @@ class PageReaderIT {
       assertThat(PageWalk.keys(asc.items()), not(org.hamcrest.Matchers.hasItem(newest)));
       assertThat(asc.items().size(), is(10));
     }
+  }
+
+  @Test
+  void anIndexOnTheTablesOwnKeysIsPagedOnTheTableItselfByTheLibraryAndTheCli() throws Exception {
+    String table = "pagesOwnKeys";
+    TrickyTable.create(client, table);
+    List<Map<String, AttributeValue>> loaded = new ArrayList<>();
+    List<String> ascending = new ArrayList<>();
+    for (int i = 0; i < 45; i++) {
+      String sk = String.format("2024-01-01T00:%02d:00Z", i);
+      loaded.add(Map.of("PK", AttributeValue.fromS("p"), "SK", AttributeValue.fromS(sk)));
+      ascending.add("p|" + sk); // unique ASCII sort keys: DynamoDB's order is theirs
+    }
+    SampleComments.load(client, table, loaded, 2, null);
+    Path out = dir.resolve("own-keys");
+    Result built = backfill(local, "--table=" + table, "--groupAttribute=PK", "--sortAttribute=SK", "--output=" + out);
+    assertThat(built.err(), built.code(), is(0));
+    List<String> descending = new ArrayList<>(ascending);
+    java.util.Collections.reverse(descending);
+
+    try (Index index = Indexes.open(out.toString())) {
+      PageReader<Map<String, AttributeValue>> reader = PageReader.of(client, table, index);
+      ItemPage<Map<String, AttributeValue>> page = reader.read("p", 2, 20, Order.DESC);
+      assertThat(PageWalk.keys(page.items()), equalTo(descending.subList(20, 40)));
+      assertThat(page.stale(), is(false));
+      assertThat(PageWalk.keys(reader.read("p", 3, 20, Order.ASC).items()), equalTo(ascending.subList(40, 45)));
+    }
+    Result cli = cli("page", "--table=" + table, "--index=" + out, "--dynamoEndpoint=" + local.endpoint(),
+        "--group=p", "--page=3", "--pageSize=10", "--order=desc");
+    assertThat(cli.err(), cli.code(), is(0));
+    List<String> keys = new ArrayList<>();
+    for (JsonNode item : new ObjectMapper().readTree(cli.out()).get("items")) {
+      keys.add(item.get("PK").get("S").asText() + "|" + item.get("SK").get("S").asText());
+    }
+    assertThat(keys, equalTo(descending.subList(20, 30)));
   }
 
   @Test
@@ -327,7 +364,7 @@ class PageReaderIT {
     assertThat(json.get("count").asLong(), is((long) ties));
     assertThat(json.get("pages").asLong(), is(pages));
     assertThat(json.get("stale").asBoolean(), is(false));
-    try (FileIndex f = FileIndex.open(out)) {
+    try (Index f = Indexes.open(out.toString())) {
       assertThat(json.get("build").asText(), equalTo(f.buildId()));
     }
     List<String> keys = new ArrayList<>();

@@ -1,5 +1,7 @@
 package io.pagemark.pipelines;
 
+import io.pagemark.dynamo.ItemKeys;
+import io.pagemark.lookup.PageStart;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +37,34 @@ public final class PageWalk {
       }
     } while (from != null);
     return pages;
+  }
+
+  /**
+   * The page an application's own Query reads from a page start (group key {@code PK2}): from its exclusive start key,
+   * {@code skip} items dropped and {@code pageSize} kept, querying again while DynamoDB stops early (at 1 MB).
+   */
+  static List<Map<String, AttributeValue>> fromStart(DynamoDbClient c, String table, String index, PageStart start) {
+    List<Map<String, AttributeValue>> items = new ArrayList<>();
+    Map<String, AttributeValue> from = start.exclusiveStartKeyAttributes();
+    long wanted = start.skip() + start.pageSize();
+    long seen = 0;
+    do {
+      QueryRequest.Builder b =
+          QueryRequest.builder().tableName(table).indexName(index).keyConditionExpression("PK2 = :g")
+              .expressionAttributeValues(Map.of(":g", ItemKeys.attributeValue(start.group())))
+              .scanIndexForward(start.order().scanIndexForward()).limit((int) (wanted - seen));
+      if (from != null) {
+        b.exclusiveStartKey(from);
+      }
+      QueryResponse r = c.query(b.build());
+      for (Map<String, AttributeValue> item : r.items()) {
+        if (seen++ >= start.skip()) {
+          items.add(item);
+        }
+      }
+      from = r.hasLastEvaluatedKey() && !r.lastEvaluatedKey().isEmpty() ? r.lastEvaluatedKey() : null;
+    } while (from != null && seen < wanted);
+    return items;
   }
 
   /** The primary keys of a page's items, for readable comparisons. */

@@ -2,21 +2,23 @@ package io.pagemark.pipelines;
 
 import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.testing.DynamoDbLocal;
+import io.pagemark.testing.DynamoDbLocalExtension;
+import io.pagemark.testing.RedisExtension;
 import io.pagemark.testing.RedisServer;
-import io.pagemark.testing.SharedDynamoDbLocal;
-import io.pagemark.testing.SharedRedis;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.is;
 
-import io.pagemark.lookup.file.FileIndex;
+import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -27,6 +29,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * same line from both backends.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith({DynamoDbLocalExtension.class, RedisExtension.class})
 class RedisBackfillIT {
   static final String TABLE = "trickyRedis";
   DynamoDbLocal local;
@@ -34,9 +37,9 @@ class RedisBackfillIT {
   List<Map<String, AttributeValue>> items;
 
   @BeforeAll
-  void setUp() throws Exception {
-    local = SharedDynamoDbLocal.get();
-    redis = SharedRedis.get();
+  void setUp(DynamoDbLocal local, RedisServer redis) throws Exception {
+    this.local = local;
+    this.redis = redis;
     try (DynamoDbClient client = local.client()) {
       TrickyTable.create(client, TABLE);
       items = TrickyTable.items(13);
@@ -70,7 +73,7 @@ class RedisBackfillIT {
           compared += file.out().split("\n").length;
         }
       }
-      try (FileIndex index = FileIndex.open(out)) {
+      try (Index index = Indexes.open(out.toString())) {
         assertThat(r.out(), containsString("published build " + index.buildId()));
       }
       assertThat(compared > 100, is(true));

@@ -1,8 +1,8 @@
 package io.pagemark.pipelines;
 
 import io.pagemark.testing.LocalProcess;
+import io.pagemark.testing.RedisExtension;
 import io.pagemark.testing.RedisServer;
-import io.pagemark.testing.SharedRedis;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -14,14 +14,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.pagemark.pipelines.cli.LookupCommand;
 import io.pagemark.key.KeyValue;
-import io.pagemark.lookup.file.FileIndex;
 import io.pagemark.lookup.GroupPages;
 import io.pagemark.lookup.GroupRepublishedException;
 import io.pagemark.lookup.Index;
 import io.pagemark.lookup.Indexes;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageStart;
-import io.pagemark.lookup.redis.RedisIndex;
 import io.pagemark.transforms.sink.redis.RedisLoadSummary;
 import io.pagemark.transforms.sink.redis.WriteRedisSortedSets;
 import java.nio.file.Path;
@@ -29,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -40,6 +39,7 @@ import redis.clients.jedis.Jedis;
  * records, every page start equals the file index's for the same parts, through the library and through the CLI.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(RedisExtension.class)
 class RedisLookupIT {
   static final int[] PAGE_SIZES = {1, 3, 7, 50};
   static final List<String> KINDS = List.of("strings", "numbers", "binaries");
@@ -49,8 +49,8 @@ class RedisLookupIT {
   @TempDir static Path files;
 
   @BeforeAll
-  void loadAnIndexOfEveryKeyTypeIntoRedisAndIntoFiles() throws Exception {
-    redis = SharedRedis.get();
+  void loadAnIndexOfEveryKeyTypeIntoRedisAndIntoFiles(RedisServer redis) throws Exception {
+    this.redis = redis;
     try (Jedis j = redis.client()) {
       j.select(DB);
       j.flushDB();
@@ -98,7 +98,7 @@ class RedisLookupIT {
   void everyPageStartInBothOrdersEqualsTheFileIndexs(String kind) throws Exception {
     long compared = 0;
     long withSkip = 0;
-    try (Index file = FileIndex.open(files.resolve(kind)); Index red = Indexes.open(spec(kind))) {
+    try (Index file = Indexes.open(files.resolve(kind).toString()); Index red = Indexes.open(spec(kind))) {
       assertThat(red.buildId(), equalTo("b1"));
       assertThat(red.groupType(), equalTo(file.groupType()));
       for (KeyValue g : index(kind, 5).groups()) {
@@ -201,7 +201,7 @@ class RedisLookupIT {
       j.flushDB();
     }
     load(4, prefix, index("strings", 21), "b1");
-    try (RedisIndex index = RedisIndex.open(uri(4), null); // the only index of its database: no prefix needed
+    try (Index index = Indexes.open(uri(4)); // the only index of its database: no prefix needed
         GroupPages ties = index.group("ties")) {
       PageStart before = ties.pageStart(2, 10, Order.ASC);
       assertThat(ties.buildId(), equalTo("b1"));

@@ -1,8 +1,8 @@
 package io.pagemark.pipelines;
 
 import io.pagemark.testing.LocalProcess;
+import io.pagemark.testing.RedisExtension;
 import io.pagemark.testing.RedisServer;
-import io.pagemark.testing.SharedRedis;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -18,7 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.pagemark.format.IndexRecord;
 import io.pagemark.key.KeyValue;
 import io.pagemark.lookup.GroupNotFoundException;
-import io.pagemark.lookup.redis.RedisIndex;
+import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
+import io.pagemark.format.redis.RedisIndexMeta;
 import io.pagemark.format.redis.RedisLayout;
 import io.pagemark.format.redis.SortedSetMember;
 import io.pagemark.transforms.order.OrderedPart;
@@ -35,6 +37,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.TestInstance;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.args.ClientType;
@@ -47,12 +50,13 @@ import redis.clients.jedis.params.SetParams;
  * holds another index.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(RedisExtension.class)
 class RedisSinkIT {
   RedisServer redis;
 
   @BeforeAll
-  void startRedis() throws Exception {
-    redis = SharedRedis.get();
+  void startRedis(RedisServer redis) throws Exception {
+    this.redis = redis;
   }
 
   String uri(int db) {
@@ -117,7 +121,7 @@ class RedisSinkIT {
     AtomicBoolean done = new AtomicBoolean();
     AtomicReference<Exception> readerFailure = new AtomicReference<>();
     Thread reader = new Thread(() -> {
-      try (Jedis j = client(db); RedisIndex index = RedisIndex.open(uri(db) + "?prefix=" + prefix, null)) {
+      try (Jedis j = client(db); Index index = Indexes.open(uri(db) + "?prefix=" + prefix)) {
         while (!done.get()) {
           long partial = j.zcard(temp);
           seen.add(j.zcard(live));
@@ -217,7 +221,7 @@ class RedisSinkIT {
       try (Jedis j = own.client()) {
         assertHolds(j, layout, parts);
       }
-      try (RedisIndex index = RedisIndex.open(own.uri(), null); var pages = index.group("hot")) {
+      try (Index index = Indexes.open(own.uri()); var pages = index.group("hot")) {
         assertThat(index.buildId(), equalTo("b1"));
         assertThat(pages.count(), is(30_000L));
       }
@@ -275,10 +279,11 @@ class RedisSinkIT {
       assertThat(j.hlen(layout.groupsKey()), is(1L));
       assertHolds(j, layout, second);
     }
-    try (RedisIndex index = RedisIndex.open(uri(db), null)) {
+    try (Index index = Indexes.open(uri(db)); Jedis j = client(db)) {
       assertThat(index.buildId(), equalTo("b2"));
-      assertThat(index.meta().entries(), is(25L));
-      assertThat(index.meta().groups(), is(1L));
+      RedisIndexMeta meta = RedisIndexMeta.fromHash(j.hgetAll(layout.metaKey()));
+      assertThat(meta.entries(), is(25L));
+      assertThat(meta.groups(), is(1L));
       assertThrows(GroupNotFoundException.class, () -> index.group("b"));
     }
   }
@@ -301,7 +306,7 @@ class RedisSinkIT {
     e = assertThrows(RuntimeException.class,
         () -> RedisLoads.run(parts, write(uri(db), prefix, "b2").withCheckBeforeRun(false)).finish());
     assertThat(RedisLoads.rootMessage(e), equalTo(expected));
-    try (RedisIndex index = RedisIndex.open(uri(db), null)) {
+    try (Index index = Indexes.open(uri(db))) {
       assertThat(index.buildId(), equalTo("b1"));
     }
   }

@@ -2,9 +2,9 @@ package io.pagemark.pipelines;
 
 import io.pagemark.pipelines.relay.Relay;
 import io.pagemark.testing.DynamoDbLocal;
+import io.pagemark.testing.DynamoDbLocalExtension;
 import io.pagemark.testing.Kinesalite;
-import io.pagemark.testing.SharedDynamoDbLocal;
-import io.pagemark.testing.SharedKinesalite;
+import io.pagemark.testing.KinesaliteExtension;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
@@ -22,15 +22,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.kinesis.model.Record;
 
 /** The relay: DynamoDB Local's own stream into kinesalite, in the format of Kinesis Data Streams for DynamoDB. */
+@ExtendWith({DynamoDbLocalExtension.class, KinesaliteExtension.class})
 class RelayIT {
   @Test
-  void everyWriteArrivesOnceInTheKinesisFormatWithItsItemsRecordsInOneShardInOrder() throws Exception {
-    DynamoDbLocal local = SharedDynamoDbLocal.get();
-    Kinesalite kinesalite = SharedKinesalite.get();
+  void everyWriteArrivesOnceInTheKinesisFormatWithItsItemsRecordsInOneShardInOrder(DynamoDbLocal local,
+      Kinesalite kinesalite) throws Exception {
     String table = "relayed";
     kinesalite.createStream(table, 3);
     Map<StreamTable.Kind, Integer> kinds;

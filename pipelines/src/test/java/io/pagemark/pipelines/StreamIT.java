@@ -3,11 +3,11 @@ package io.pagemark.pipelines;
 import io.pagemark.pipelines.flink.FlinkTarget;
 import io.pagemark.pipelines.relay.Relay;
 import io.pagemark.testing.DynamoDbLocal;
+import io.pagemark.testing.DynamoDbLocalExtension;
 import io.pagemark.testing.Kinesalite;
+import io.pagemark.testing.KinesaliteExtension;
+import io.pagemark.testing.RedisExtension;
 import io.pagemark.testing.RedisServer;
-import io.pagemark.testing.SharedDynamoDbLocal;
-import io.pagemark.testing.SharedKinesalite;
-import io.pagemark.testing.SharedRedis;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -16,9 +16,9 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
 
 import io.pagemark.format.BuildInfo;
-import io.pagemark.lookup.file.FileIndex;
+import io.pagemark.format.IndexLayout;
 import io.pagemark.lookup.Index;
-import io.pagemark.lookup.redis.RedisIndex;
+import io.pagemark.lookup.Indexes;
 import io.pagemark.commit.IndexCommit;
 import io.pagemark.wal.Wal;
 import java.io.IOException;
@@ -39,6 +39,7 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -51,17 +52,15 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * of its resume positions) and stopped with SIGTERM; every page via Redis is checked; a commit is crashed at a random
  * step and run again. Every page of every group, in both orders, must be DynamoDB's own page.
  */
+@ExtendWith({DynamoDbLocalExtension.class, KinesaliteExtension.class, RedisExtension.class})
 class StreamIT {
   static final int PAGE = 7;
 
   @Test
-  void streamBackfillKillsAndCrashesLoseAndDoubleNothingAndEveryPageIsDynamoDbsPage(@TempDir Path dir)
-      throws Exception {
+  void streamBackfillKillsAndCrashesLoseAndDoubleNothingAndEveryPageIsDynamoDbsPage(@TempDir Path dir,
+      DynamoDbLocal local, Kinesalite kinesalite, RedisServer redis) throws Exception {
     long seed = Long.getLong("pagemark.test.seed", System.nanoTime());
     Random random = new Random(seed);
-    DynamoDbLocal local = SharedDynamoDbLocal.get();
-    Kinesalite kinesalite = SharedKinesalite.get();
-    RedisServer redis = SharedRedis.get();
     String table = "events";
     Path index = dir.resolve("index");
     String prefix = "it:" + table + ":";
@@ -143,7 +142,7 @@ class StreamIT {
           assertThat(j.llen((prefix + "deadletters").getBytes(StandardCharsets.UTF_8)), is(0L));
         }
         String spec = redis.uri() + "?prefix=" + java.net.URLEncoder.encode(prefix, StandardCharsets.UTF_8);
-        try (Index idx = RedisIndex.open(spec, null)) {
+        try (Index idx = Indexes.open(spec)) {
           StreamTable.assertEveryPageIsDynamoDbsPage(c, table, idx, PAGE);
         } catch (AssertionError e) {
           throw new AssertionError("seed " + seed + ", via Redis: " + e.getMessage(), e);
@@ -156,8 +155,8 @@ class StreamIT {
         copyTree(index, copy);
         BackfillIT.Result plain = BackfillIT.cli("commit", "--index=" + copy);
         assertThat(plain.err(), plain.code(), is(0));
-        try (FileIndex idx = FileIndex.open(copy)) {
-          assertThat(idx.info().counts().tieRunsUnresolved(), greaterThan(0L));
+        try (Index idx = Indexes.open(copy.toString())) {
+          assertThat(new IndexLayout(copy).buildInfo(idx.buildId()).counts().tieRunsUnresolved(), greaterThan(0L));
         }
         StreamTable.assertEveryPageIsDynamoDbsPage(c, table, copy, PAGE);
 
@@ -182,11 +181,12 @@ class StreamIT {
           // the crashed commit had published: its build stands, the next one had nothing left to apply
           assertThat(commit.out(), containsString("nothing to commit"));
         }
-        try (FileIndex idx = FileIndex.open(index)) {
-          BuildInfo.Commit info = idx.info().commit();
+        try (Index idx = Indexes.open(index.toString())) {
+          BuildInfo built = new IndexLayout(index).buildInfo(idx.buildId());
+          BuildInfo.Commit info = built.commit();
           assertThat(info.applied(), greaterThan(1000L));
           assertThat("duplicates", info.stale(), greaterThan(relay.duplicated() / 2));
-          assertThat(idx.info().counts().tieRuns(), greaterThan(10L));
+          assertThat(built.counts().tieRuns(), greaterThan(10L));
         }
         phase("committed");
         try {
@@ -232,7 +232,7 @@ class StreamIT {
    * {@code pagemark stream} in a JVM of its own into the file index at {@code index}, output to {@code log}, with the
    * JVM flags {@code bin/pagemark} gives it (Flink's Java 17 opens, the job jar) and {@code extra} options (a runner,
    * a Redis index). The watermark follows the clock after 20 s without records, so that a loaded machine's pauses
-   * between bundles are not taken for an idle stream (see README, "Resume position and stopping").
+   * between bundles are not taken for an idle stream (see docs/stream.md, "Resume position and stopping").
    */
   static Process startStream(DynamoDbLocal local, Kinesalite kinesalite, String table, Path index, Path log,
       String... extra) throws IOException {

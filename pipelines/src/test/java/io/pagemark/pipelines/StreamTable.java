@@ -188,7 +188,7 @@ final class StreamTable {
    */
   static void assertEveryPageIsDynamoDbsPage(DynamoDbClient c, String table, java.nio.file.Path index, int pageSize)
       throws Exception {
-    try (io.pagemark.lookup.file.FileIndex idx = io.pagemark.lookup.file.FileIndex.open(index)) {
+    try (io.pagemark.lookup.Index idx = io.pagemark.lookup.Indexes.open(index.toString())) {
       assertEveryPageIsDynamoDbsPage(c, table, idx, pageSize);
     }
   }
@@ -196,7 +196,6 @@ final class StreamTable {
   /** {@link #assertEveryPageIsDynamoDbsPage(DynamoDbClient, String, java.nio.file.Path, int)} for any index. */
   static void assertEveryPageIsDynamoDbsPage(DynamoDbClient c, String table, io.pagemark.lookup.Index idx,
       int pageSize) throws Exception {
-    io.pagemark.lookup.PageQuery query = new io.pagemark.lookup.PageQuery(c, table, GSI, "PK2");
     {
       for (String g : GROUPS) {
         for (boolean forward : new boolean[] {true, false}) {
@@ -217,7 +216,7 @@ final class StreamTable {
                   forward ? io.pagemark.lookup.Order.ASC : io.pagemark.lookup.Order.DESC);
               org.hamcrest.MatcherAssert.assertThat(
                   "group " + g + " page " + n + (forward ? " asc" : " desc") + " in build " + idx.buildId(),
-                  keys(query.fetch(start).items()), org.hamcrest.Matchers.equalTo(keys(walk.get(n - 1))));
+                  keys(PageWalk.fromStart(c, table, GSI, start)), org.hamcrest.Matchers.equalTo(keys(walk.get(n - 1))));
             }
           }
         }

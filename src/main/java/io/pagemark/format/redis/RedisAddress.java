@@ -1,7 +1,5 @@
 package io.pagemark.format.redis;
 
-import io.pagemark.lookup.redis.RedisIndex;
-
 import java.io.IOException;
 import java.io.Serializable;
 import java.net.URI;
@@ -39,7 +37,9 @@ public record RedisAddress(String host, int port, int database, String user, Str
 
   /**
    * Parses {@code redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]}; throws {@link IllegalArgumentException} saying what is
-   * wrong. A query ({@code ?...}) is not part of an address: see {@link RedisIndex#open(String, String)}.
+   * wrong. A query ({@code ?...}) is not part of an address: an index spec such as
+   * {@code redis://HOST:PORT/DB?prefix=P} names an index at an address (see
+   * {@link io.pagemark.lookup.Indexes#open(String)}).
    */
   public static RedisAddress parse(String uri) {
     String example = "; expected redis://HOST:PORT[/DB], e.g. redis://127.0.0.1:6379/0";

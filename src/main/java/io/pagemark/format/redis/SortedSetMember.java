@@ -10,7 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A record of a group as a sorted set member (format version 1; the README's "Redis index format" is the
+ * A record of a group as a sorted set member (format version 1; docs/redis.md, "Redis index format", is the
  * specification). Every member has score 0, so Redis orders a set by the members' bytes; a member starts with an
  * order-preserving, prefix-free encoding of the sort key followed by the record's position in its run of equal sort
  * keys, so that Redis's rank order is the index's (= DynamoDB's) order, and the rest of the member holds what a page

@@ -3,8 +3,6 @@ package io.pagemark.lookup.file;
 import io.pagemark.lookup.GroupNotFoundException;
 import io.pagemark.lookup.GroupPages;
 import io.pagemark.lookup.Index;
-import io.pagemark.lookup.Order;
-import io.pagemark.lookup.PageStart;
 
 import io.pagemark.format.BuildInfo;
 import io.pagemark.format.GroupFile;
@@ -26,15 +24,9 @@ import java.nio.file.Path;
 /**
  * One build of a file index, opened for lookups. {@link #open(Path)} resolves the index's {@code CURRENT} build once,
  * so every lookup through this object sees that one build, even while newer builds are published. Thread-safe.
- *
- * <pre>{@code
- * try (FileIndex index = FileIndex.open(Path.of("/data/comments-index"));
- *      GroupPages group = index.group("SKU-1")) {
- *   PageStart p = group.pageStart(292, 20, Order.ASC); // p.exclusiveStartKey() -> Query ExclusiveStartKey
- * }
- * }</pre>
+ * Applications open it through {@link io.pagemark.lookup.Indexes#open(String)}.
  */
-public final class FileIndex implements Index {
+final class FileIndex implements Index {
   private final Path buildDir;
   private final BuildInfo info;
 
@@ -44,27 +36,15 @@ public final class FileIndex implements Index {
   }
 
   /** Opens the index's current build. */
-  public static FileIndex open(Path root) throws IOException {
+  static FileIndex open(Path root) throws IOException {
     IndexLayout layout = new IndexLayout(root);
     return open(root, layout.currentBuildId());
   }
 
   /** Opens a given build of the index. */
-  public static FileIndex open(Path root, String buildId) throws IOException {
-    Path dir = new IndexLayout(root).build(buildId);
-    Path infoFile = dir.resolve(IndexLayout.BUILD_INFO);
-    if (!Files.isRegularFile(infoFile)) {
-      throw new java.nio.file.NoSuchFileException(infoFile.toString(), null, "build " + buildId + " not found");
-    }
-    BuildInfo info = BuildInfo.read(infoFile);
-    if (!buildId.equals(info.buildId())) {
-      throw new IndexFormatException(infoFile, "says build " + info.buildId() + " but lives in " + buildId);
-    }
-    return new FileIndex(dir, info);
-  }
-
-  public BuildInfo info() {
-    return info;
+  static FileIndex open(Path root, String buildId) throws IOException {
+    IndexLayout layout = new IndexLayout(root);
+    return new FileIndex(layout.build(buildId), layout.buildInfo(buildId));
   }
 
   @Override
@@ -80,7 +60,7 @@ public final class FileIndex implements Index {
   /** {@inheritDoc} Throws {@link IndexFormatException} when the group's file is damaged. */
   @Override
   public GroupPages group(KeyValue key) throws IOException, GroupNotFoundException {
-    if (key.type() != groupType()) {
+    if (java.util.Objects.requireNonNull(key, "key").type() != groupType()) {
       throw new IllegalArgumentException(
           "group keys of this index are of type " + groupType() + ", not " + key.type());
     }

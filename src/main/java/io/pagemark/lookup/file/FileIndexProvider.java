@@ -5,7 +5,11 @@ import io.pagemark.lookup.IndexProvider;
 import java.io.IOException;
 import java.nio.file.Path;
 
-/** Opens file indexes: a directory written by backfill ({@code --output=DIR}), given as a plain path. */
+/**
+ * Opens file indexes: a directory written by backfill ({@code --output=DIR}), given as a plain path or a
+ * {@code file:} URI. Found by {@link java.util.ServiceLoader}; applications call
+ * {@link io.pagemark.lookup.Indexes#open(String)}. Stateless and thread-safe.
+ */
 public final class FileIndexProvider implements IndexProvider {
   @Override
   public boolean accepts(String spec) {

@@ -30,16 +30,9 @@ import redis.clients.jedis.exceptions.JedisException;
  * the backfill's Redis sink. Every group answers from one build, the one its live set holds when the group is opened;
  * if a newer build replaces it while a lookup reads it, the read throws
  * {@link io.pagemark.lookup.GroupRepublishedException} (open the group again). Thread-safe: it holds a connection
- * pool.
- *
- * <pre>{@code
- * try (Index index = RedisIndex.open("redis://127.0.0.1:6379/0", null);
- *      GroupPages group = index.group("SKU-1")) {
- *   PageStart p = group.pageStart(292, 20, Order.ASC);
- * }
- * }</pre>
+ * pool. Applications open it through {@link io.pagemark.lookup.Indexes#open(String)}.
  */
-public final class RedisIndex implements Index {
+final class RedisIndex implements Index {
   private final RedisAddress address;
   private final RedisLayout layout;
   private final RedisIndexMeta meta;
@@ -58,9 +51,10 @@ public final class RedisIndex implements Index {
   /**
    * Opens the index a spec names: {@code redis://HOST[:PORT][/DB][?prefix=P]}. Without a prefix, the database must
    * hold exactly one pagemark index. With {@code buildId}, a group is answered only if Redis holds that build of it
-   * (Redis keeps only the live build of each group). Throws an {@link IOException} that says what is missing.
+   * (Redis keeps only the live build of each group); null answers every group from its live build. Throws an
+   * {@link IOException} that says what is missing.
    */
-  public static RedisIndex open(String spec, String buildId) throws IOException {
+  static RedisIndex open(String spec, String buildId) throws IOException {
     int q = spec.indexOf('?');
     RedisAddress address = RedisAddress.parse(q < 0 ? spec : spec.substring(0, q));
     String prefix = q < 0 ? null : prefixOf(spec);
@@ -68,7 +62,7 @@ public final class RedisIndex implements Index {
   }
 
   /** Opens the index under a key prefix (null: the only index of the database). */
-  public static RedisIndex open(RedisAddress address, String prefix, String buildId) throws IOException {
+  static RedisIndex open(RedisAddress address, String prefix, String buildId) throws IOException {
     JedisPooled redis = address.pool("pagemark-lookup");
     try {
       if (prefix == null) {
@@ -135,7 +129,6 @@ public final class RedisIndex implements Index {
         + String.join(", ", quoted) + "; choose one with " + address + "?prefix=KEYPREFIX");
   }
 
-  /** What the meta hash says: key schema and the last finished build. */
   @Override
   public String groupAttribute() {
     return meta.groupAttribute();
@@ -146,16 +139,13 @@ public final class RedisIndex implements Index {
     return meta.attributes().get(0).name();
   }
 
-  public RedisIndexMeta meta() {
+  /** What the meta hash says: key schema and the last finished build. */
+  RedisIndexMeta meta() {
     return meta;
   }
 
-  public RedisLayout layout() {
+  RedisLayout layout() {
     return layout;
-  }
-
-  public RedisAddress address() {
-    return address;
   }
 
   /** The last build that finished loading (groups are published one by one, so a group may already be newer). */
@@ -171,7 +161,7 @@ public final class RedisIndex implements Index {
 
   @Override
   public GroupPages group(KeyValue key) throws IOException, GroupNotFoundException {
-    if (key.type() != groupType()) {
+    if (java.util.Objects.requireNonNull(key, "key").type() != groupType()) {
       throw new IllegalArgumentException(
           "group keys of this index are of type " + groupType() + ", not " + key.type());
     }

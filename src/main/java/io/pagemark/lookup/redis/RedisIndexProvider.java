@@ -6,7 +6,9 @@ import java.io.IOException;
 
 /**
  * Opens Redis indexes loaded by backfill {@code --redis}: {@code redis://HOST[:PORT][/DB][?prefix=P]} (or
- * {@code rediss://}). Needs the optional Jedis dependency; without it, opening fails with what to add.
+ * {@code rediss://}, which it refuses with a message). Needs the optional Jedis dependency; without it, opening fails
+ * with what to add. Found by {@link java.util.ServiceLoader}; applications call
+ * {@link io.pagemark.lookup.Indexes#open(String)}. Stateless and thread-safe.
  */
 public final class RedisIndexProvider implements IndexProvider {
   @Override

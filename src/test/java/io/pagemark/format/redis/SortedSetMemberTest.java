@@ -88,7 +88,7 @@ class SortedSetMemberTest {
     assertThat(SortedSetMember.decode(eb, attrs).sortKey().text(), equalTo("100"));
   }
 
-  /** Pins format version 1 byte by byte (the README's "Redis index format"). */
+  /** Pins format version 1 byte by byte (docs/redis.md, "Redis index format"). */
   @Test
   void goldenMember() {
     List<KeyAttribute> attrs = List.of(

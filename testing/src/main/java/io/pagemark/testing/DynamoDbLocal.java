@@ -3,35 +3,51 @@ package io.pagemark.testing;
 import io.pagemark.dynamo.DynamoConnection;
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import software.amazon.awssdk.core.retry.RetryPolicy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * DynamoDB Local in a JVM of its own (its AWS SDK clashes with Beam's), in memory, on a free loopback port, with
- * telemetry off. Its jars come from the build's {@code testing/dynamodb-local/target}. Closing it stops the process.
+ * DynamoDB Local in a JVM of its own (its AWS SDK clashes with Beam's), in memory, on a loopback port, with
+ * telemetry off. Its jars come from the build's {@code testing/dynamodb-local/target}. Closing it stops the process;
+ * everything it held is gone with it.
  */
-public final class DynamoDbLocal implements AutoCloseable {
+public final class DynamoDbLocal implements LocalService {
   /** System property (or environment variable PAGEMARK_DYNAMODB_LOCAL) naming the folder with lib/ and native/. */
   public static final String HOME_PROPERTY = "pagemark.dynamodbLocal.home";
+  private static final Duration PING_TIMEOUT = Duration.ofSeconds(10);
 
   private final Process process;
-  private final String endpoint;
+  private final int port;
   private final Path log;
+  private final boolean deleteLog;
 
-  private DynamoDbLocal(Process process, String endpoint, Path log) {
+  private DynamoDbLocal(Process process, int port, Path log, boolean deleteLog) {
     this.process = process;
-    this.endpoint = endpoint;
+    this.port = port;
     this.log = log;
+    this.deleteLog = deleteLog;
   }
 
-  /** Starts DynamoDB Local and waits until it answers; throws with its log's tail if it does not. */
+  /**
+   * Starts DynamoDB Local on a free port and waits until it answers; throws with its log's tail if it does not. Its
+   * log is a temporary file, deleted when it is closed.
+   */
   public static DynamoDbLocal start() throws IOException {
+    return start(0, Files.createTempFile("dynamodb-local-", ".log"), true);
+  }
+
+  /** As {@link #start()}, on {@code port} (0: a free one), logging to {@code log}, which is kept. */
+  public static DynamoDbLocal start(int port, Path log) throws IOException {
+    return start(port, log, false);
+  }
+
+  private static DynamoDbLocal start(int port, Path log, boolean deleteLog) throws IOException {
     Path home = home();
     Path lib = home.resolve("lib");
     Path nativeDir = home.resolve("native");
@@ -39,8 +55,9 @@ public final class DynamoDbLocal implements AutoCloseable {
       throw new IOException(
           "DynamoDB Local is not built at " + home + " (run: mvn -pl testing/dynamodb-local package)");
     }
-    int port = LocalProcess.freePort();
-    Path log = Files.createTempFile("dynamodb-local-", ".log");
+    if (port == 0) {
+      port = LocalProcess.freePort();
+    }
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xmx512m");
@@ -54,17 +71,54 @@ public final class DynamoDbLocal implements AutoCloseable {
     cmd.add("-disableTelemetry");
     Process p =
         new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    DynamoDbLocal local = new DynamoDbLocal(p, "http://127.0.0.1:" + port, log);
+    DynamoDbLocal local = new DynamoDbLocal(p, port, log, deleteLog);
     local.awaitReady(Duration.ofSeconds(60));
     return local;
   }
 
+  @Override
+  public String name() {
+    return "DynamoDB Local";
+  }
+
+  @Override
   public String endpoint() {
-    return endpoint;
+    return "http://127.0.0.1:" + port;
+  }
+
+  @Override
+  public int port() {
+    return port;
+  }
+
+  @Override
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
+  @Override
+  public String exitStatus() {
+    return LocalProcess.exitStatus(process);
+  }
+
+  @Override
+  public void ping() throws IOException {
+    try (DynamoDbClient c = DynamoConnection.configure(DynamoDbClient.builder(), endpoint(),
+            DynamoConnection.DEFAULT_REGION)
+        .overrideConfiguration(o -> o.apiCallTimeout(PING_TIMEOUT).retryPolicy(RetryPolicy.none())).build()) {
+      c.listTables(b -> b.limit(1));
+    } catch (RuntimeException e) {
+      throw new IOException("ListTables failed: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public List<Path> logs() {
+    return List.of(log);
   }
 
   public DynamoConnection connection() {
-    return new DynamoConnection(endpoint, DynamoConnection.DEFAULT_REGION);
+    return new DynamoConnection(endpoint(), DynamoConnection.DEFAULT_REGION);
   }
 
   public DynamoDbClient client() {
@@ -77,7 +131,7 @@ public final class DynamoDbLocal implements AutoCloseable {
     try (DynamoDbClient c = client()) {
       while (System.nanoTime() < deadline) {
         if (!process.isAlive()) {
-          throw new IOException("DynamoDB Local exited with code " + process.exitValue() + ":\n" + tail());
+          throw new IOException("DynamoDB Local " + exitStatus() + " on port " + port + ":\n" + tail());
         }
         try {
           c.listTables();
@@ -95,34 +149,37 @@ public final class DynamoDbLocal implements AutoCloseable {
     }
     close();
     throw new IOException(
-        "DynamoDB Local did not answer at " + endpoint + " within " + timeout.toSeconds() + " s ("
+        "DynamoDB Local did not answer at " + endpoint() + " within " + timeout.toSeconds() + " s ("
             + (last == null ? "interrupted" : last.getMessage()) + "):\n" + tail());
   }
 
   private String tail() {
-    try {
-      List<String> lines = Files.readAllLines(log);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
-    } catch (IOException e) {
-      return "(no log: " + e.getMessage() + ")";
-    }
+    return LocalProcess.tail(log, 20);
   }
 
-  static Path home() {
+  /** The folder with lib/ and native/: the property, the environment variable, else the repository's build. */
+  static Path home() throws IOException {
     String h = System.getProperty(HOME_PROPERTY, System.getenv("PAGEMARK_DYNAMODB_LOCAL"));
     if (h != null) {
       return Path.of(h);
     }
-    return Path.of("pipelines", "dynamodb-local", "target");
+    return LocalProcess.repoRoot().resolve("testing").resolve("dynamodb-local").resolve("target");
+  }
+
+  @Override
+  public String toString() {
+    return name() + " at " + endpoint();
   }
 
   @Override
   public void close() {
     LocalProcess.stop(process);
-    try {
-      Files.deleteIfExists(log);
-    } catch (IOException ignored) {
-      // a leftover temp log is harmless
+    if (deleteLog) {
+      try {
+        Files.deleteIfExists(log);
+      } catch (IOException ignored) {
+        // a leftover temp log is harmless
+      }
     }
   }
 }

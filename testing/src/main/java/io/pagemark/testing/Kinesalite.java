@@ -3,7 +3,6 @@ package io.pagemark.testing;
 import io.pagemark.dynamo.DynamoConnection;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ServerSocket;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Files;
@@ -13,6 +12,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import software.amazon.awssdk.core.retry.RetryPolicy;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.GetRecordsResponse;
 import software.amazon.awssdk.services.kinesis.model.Record;
@@ -22,46 +22,112 @@ import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
 import software.amazon.awssdk.services.kinesis.model.StreamStatus;
 
 /**
- * kinesalite (a local Kinesis API from npm) in a process of its own: in memory, on a free loopback port, streams
- * created, updated and deleted at once. On first use it installs {@code kinesalite@3.3.3} with {@code npm ci} into its
- * home folder ({@code .pagemark/node} unless {@value #HOME_PROPERTY} says otherwise), from the package lock shipped with
- * this class. Needs {@code node} and {@code npm} on the PATH; fails with what to do when they are missing. Closing it
- * stops the process.
+ * kinesalite (a local Kinesis API from npm) in a process of its own: in memory, on a loopback port, streams created,
+ * updated and deleted at once. On first use it installs {@code kinesalite@3.3.3} with {@code npm ci} into its home
+ * folder ({@code .pagemark/node} of the repository unless {@value #HOME_PROPERTY} says otherwise), from the package
+ * lock shipped with this class. Needs {@code node} and {@code npm} on the PATH; fails with what to do when they are
+ * missing. A client that disconnects in the middle of a request no longer ends the server (see
+ * {@code kinesalite/keep-serving.js}). Closing it stops the process.
  */
-public final class Kinesalite implements AutoCloseable {
+public final class Kinesalite implements LocalService {
   /** System property (or environment variable PAGEMARK_KINESALITE_HOME) naming the npm install folder. */
   public static final String HOME_PROPERTY = "pagemark.kinesalite.home";
   static final String VERSION = "3.3.3";
+  /** Our preload script: a client's aborted request ends that request, not the server. */
+  static final String KEEP_SERVING = "keep-serving.js";
+  /**
+   * Shards all streams may hold together. kinesalite's default, 10, is the account limit of real Kinesis; a JVM's
+   * tests share one kinesalite and create a stream or more each, and would run into it.
+   */
+  static final int SHARD_LIMIT = 1000;
+  private static final Duration PING_TIMEOUT = Duration.ofSeconds(10);
 
   private final Process process;
-  private final String endpoint;
+  private final int port;
   private final Path log;
+  private final boolean deleteLog;
 
-  private Kinesalite(Process process, String endpoint, Path log) {
+  private Kinesalite(Process process, int port, Path log, boolean deleteLog) {
     this.process = process;
-    this.endpoint = endpoint;
+    this.port = port;
     this.log = log;
+    this.deleteLog = deleteLog;
   }
 
-  /** Installs kinesalite if needed, starts it and waits until it answers; throws with its log's tail if not. */
+  /**
+   * Installs kinesalite if needed, starts it on a free port and waits until it answers; throws with its log's tail if
+   * not. Its log is a temporary file, deleted when it is closed.
+   */
   public static Kinesalite start() throws IOException {
-    Path cli = install(home());
-    int port = LocalProcess.freePort();
-    Path log = Files.createTempFile("kinesalite-", ".log");
-    Process p =
-        new ProcessBuilder(
-                "node", cli.toString(), "--port", Integer.toString(port), "--createStreamMs", "0",
-                "--deleteStreamMs", "0", "--updateStreamMs", "0")
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
-    Kinesalite k = new Kinesalite(p, "http://127.0.0.1:" + port, log);
+    return start(0, Files.createTempFile("kinesalite-", ".log"), true);
+  }
+
+  /** As {@link #start()}, on {@code port} (0: a free one), logging to {@code log}, which is kept. */
+  public static Kinesalite start(int port, Path log) throws IOException {
+    return start(port, log, false);
+  }
+
+  private static Kinesalite start(int port, Path log, boolean deleteLog) throws IOException {
+    Path home = home();
+    Path cli = install(home);
+    Path keepServing = keepServing(home);
+    if (port == 0) {
+      port = LocalProcess.freePort();
+    }
+    Process p;
+    try {
+      p = new ProcessBuilder(
+              "node", "--require", keepServing.toString(), cli.toString(), "--port", Integer.toString(port),
+              "--createStreamMs", "0", "--deleteStreamMs", "0", "--updateStreamMs", "0",
+              "--shardLimit", Integer.toString(SHARD_LIMIT))
+          .redirectErrorStream(true)
+          .redirectOutput(log.toFile())
+          .start();
+    } catch (IOException e) {
+      throw new IOException("cannot run node to start kinesalite (" + e.getMessage() + "); install Node.js 18+", e);
+    }
+    Kinesalite k = new Kinesalite(p, port, log, deleteLog);
     k.awaitReady(Duration.ofSeconds(30));
     return k;
   }
 
+  @Override
+  public String name() {
+    return "kinesalite";
+  }
+
+  @Override
   public String endpoint() {
-    return endpoint;
+    return "http://127.0.0.1:" + port;
+  }
+
+  @Override
+  public int port() {
+    return port;
+  }
+
+  @Override
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
+  @Override
+  public String exitStatus() {
+    return LocalProcess.exitStatus(process);
+  }
+
+  @Override
+  public void ping() throws IOException {
+    try (KinesisClient c = client(PING_TIMEOUT)) {
+      c.listStreams(b -> b.limit(1));
+    } catch (RuntimeException e) {
+      throw new IOException("ListStreams failed: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public List<Path> logs() {
+    return List.of(log);
   }
 
   /** The region clients should name (kinesalite accepts any). */
@@ -74,10 +140,20 @@ public final class Kinesalite implements AutoCloseable {
    * property {@code aws.cborEnabled} is set): kinesalite's CBOR timestamps do not parse.
    */
   public KinesisClient client() {
+    cborOff();
+    return DynamoConnection.configure(KinesisClient.builder(), endpoint(), region()).build();
+  }
+
+  private KinesisClient client(Duration timeout) {
+    cborOff();
+    return DynamoConnection.configure(KinesisClient.builder(), endpoint(), region())
+        .overrideConfiguration(o -> o.apiCallTimeout(timeout).retryPolicy(RetryPolicy.none())).build();
+  }
+
+  private static void cborOff() {
     if (System.getProperty("aws.cborEnabled") == null) {
       System.setProperty("aws.cborEnabled", "false");
     }
-    return DynamoConnection.configure(KinesisClient.builder(), endpoint, region()).build();
   }
 
   /** Creates a stream and waits until it is ACTIVE. */
@@ -143,7 +219,7 @@ public final class Kinesalite implements AutoCloseable {
       for (String f : List.of("package.json", "package-lock.json")) {
         try (InputStream in = Kinesalite.class.getResourceAsStream("kinesalite/" + f)) {
           if (in == null) {
-            throw new IOException("kinesalite/" + f + " is missing from the classpath (build pipelines again)");
+            throw new IOException("kinesalite/" + f + " is missing from the classpath (build testing again)");
           }
           Files.copy(in, home.resolve(f), StandardCopyOption.REPLACE_EXISTING);
         }
@@ -185,7 +261,7 @@ public final class Kinesalite implements AutoCloseable {
     try (KinesisClient c = client()) {
       while (System.nanoTime() < deadline) {
         if (!process.isAlive()) {
-          throw new IOException("kinesalite exited with code " + process.exitValue() + ":\n" + tail(log));
+          throw new IOException("kinesalite " + exitStatus() + " on port " + port + ":\n" + tail(log));
         }
         try {
           c.listStreams();
@@ -197,22 +273,40 @@ public final class Kinesalite implements AutoCloseable {
       }
     }
     close();
-    throw new IOException("kinesalite did not answer at " + endpoint + " within " + timeout.toSeconds() + " s ("
+    throw new IOException("kinesalite did not answer at " + endpoint() + " within " + timeout.toSeconds() + " s ("
         + (last == null ? "interrupted" : last.getMessage()) + "):\n" + tail(log));
   }
 
-  static Path home() {
+  /** The npm install folder: the property, the environment variable, else the repository's .pagemark/node. */
+  static Path home() throws IOException {
     String h = System.getProperty(HOME_PROPERTY, System.getenv("PAGEMARK_KINESALITE_HOME"));
-    return h != null ? Path.of(h) : Path.of(".pagemark", "node");
+    return h != null ? Path.of(h) : LocalProcess.repoRoot().resolve(".pagemark").resolve("node");
+  }
+
+  /**
+   * Writes the preload script into {@code home} (replacing it atomically, since another JVM may be starting
+   * kinesalite from it) and returns its path.
+   */
+  static Path keepServing(Path home) throws IOException {
+    Path script = home.resolve(KEEP_SERVING);
+    byte[] text;
+    try (InputStream in = Kinesalite.class.getResourceAsStream("kinesalite/" + KEEP_SERVING)) {
+      if (in == null) {
+        throw new IOException("kinesalite/" + KEEP_SERVING + " is missing from the classpath (build testing again)");
+      }
+      text = in.readAllBytes();
+    }
+    if (Files.isRegularFile(script) && java.util.Arrays.equals(Files.readAllBytes(script), text)) {
+      return script;
+    }
+    Path tmp = Files.createTempFile(home, KEEP_SERVING, ".tmp");
+    Files.write(tmp, text);
+    Files.move(tmp, script, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    return script;
   }
 
   private static String tail(Path file) {
-    try {
-      List<String> lines = Files.readAllLines(file);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
-    } catch (IOException e) {
-      return "(no log: " + e.getMessage() + ")";
-    }
+    return LocalProcess.tail(file, 20);
   }
 
   private static void pause(long millis) {
@@ -225,12 +319,19 @@ public final class Kinesalite implements AutoCloseable {
   }
 
   @Override
+  public String toString() {
+    return name() + " at " + endpoint();
+  }
+
+  @Override
   public void close() {
     LocalProcess.stop(process);
-    try {
-      Files.deleteIfExists(log);
-    } catch (IOException ignored) {
-      // a leftover temp log is harmless
+    if (deleteLog) {
+      try {
+        Files.deleteIfExists(log);
+      } catch (IOException ignored) {
+        // a leftover temp log is harmless
+      }
     }
   }
 }

@@ -2,7 +2,6 @@ package io.pagemark.testing;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,33 +17,86 @@ import redis.clients.jedis.Jedis;
  * (tests and benchmarks fail, they never skip). {@link #kill()} and {@link #restart()} simulate a crash and a restart
  * on the same port.
  */
-public final class RedisServer implements AutoCloseable {
+public final class RedisServer implements LocalService {
   private static final long START_TIMEOUT_MILLIS = 20_000;
+  private static final int PING_TIMEOUT_MILLIS = 10_000;
 
   private final String executable;
   private final int port;
   private final Path dir;
+  private final Path log;
   private Process process;
 
-  private RedisServer(String executable, int port, Path dir) {
+  private RedisServer(String executable, int port, Path dir, Path log) {
     this.executable = executable;
     this.port = port;
     this.dir = dir;
+    this.log = log;
   }
 
-  /** Starts a server on a free port. */
+  /** Starts a server on a free port; its log lives in a temporary folder, deleted when it is closed. */
   public static RedisServer start() throws IOException {
-    RedisServer s = new RedisServer(executable(), LocalProcess.freePort(), Files.createTempDirectory("pagemark-redis"));
+    Path dir = Files.createTempDirectory("pagemark-redis");
+    return start(0, dir, dir.resolve("redis.log"));
+  }
+
+  /** As {@link #start()}, on {@code port} (0: a free one), logging to {@code log}, which is kept. */
+  public static RedisServer start(int port, Path log) throws IOException {
+    return start(port, Files.createTempDirectory("pagemark-redis"), log);
+  }
+
+  private static RedisServer start(int port, Path dir, Path log) throws IOException {
+    String executable = executable();
+    RedisServer s = new RedisServer(executable, port == 0 ? LocalProcess.freePort() : port, dir, log);
     s.launch();
     return s;
+  }
+
+  @Override
+  public String name() {
+    return "redis-server";
+  }
+
+  /** The server's database 0. */
+  @Override
+  public String endpoint() {
+    return uri();
   }
 
   public String uri() {
     return "redis://127.0.0.1:" + port + "/0";
   }
 
+  @Override
   public int port() {
     return port;
+  }
+
+  @Override
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
+  @Override
+  public String exitStatus() {
+    return LocalProcess.exitStatus(process);
+  }
+
+  @Override
+  public void ping() throws IOException {
+    try (Jedis j = new Jedis("127.0.0.1", port, PING_TIMEOUT_MILLIS)) {
+      String pong = j.ping();
+      if (!"PONG".equals(pong)) {
+        throw new IOException("PING answered " + pong);
+      }
+    } catch (RuntimeException e) {
+      throw new IOException("PING failed: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public List<Path> logs() {
+    return List.of(log);
   }
 
   /** A new connection; the caller closes it. */
@@ -69,17 +121,17 @@ public final class RedisServer implements AutoCloseable {
   }
 
   private void launch() throws IOException {
-    Path log = dir.resolve("redis.log");
     List<String> cmd = new ArrayList<>(List.of(executable, "--port", Integer.toString(port), "--bind", "127.0.0.1",
         "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--daemonize", "no", "--logfile",
         log.toString()));
-    process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("stdout").toFile()).start();
+    // what it prints before its log is open (a bad option, say) goes to the same file
+    process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(
+        log.toFile())).start();
     long deadline = System.currentTimeMillis() + START_TIMEOUT_MILLIS;
     RuntimeException last = null;
     while (System.currentTimeMillis() < deadline) {
       if (!process.isAlive()) {
-        throw new IOException("redis-server exited with code " + process.exitValue() + " on port " + port + ":\n"
-            + tail(log) + tail(dir.resolve("stdout")));
+        throw new IOException("redis-server " + exitStatus() + " on port " + port + ":\n" + tail(log));
       }
       try (Jedis j = client()) {
         if ("PONG".equals(j.ping())) {
@@ -130,43 +182,35 @@ public final class RedisServer implements AutoCloseable {
   }
 
   private static Path ensureScript() throws IOException {
-    for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
-      Path s = d.resolve("bin").resolve("ensure-redis");
-      if (Files.isRegularFile(s)) {
-        return s;
-      }
+    try {
+      return LocalProcess.repoRoot().resolve("bin").resolve("ensure-redis");
+    } catch (IOException e) {
+      throw new IOException("redis-server is not installed, and " + e.getMessage(), e);
     }
-    throw new IOException("redis-server is not installed and bin/ensure-redis was not found above "
-        + Path.of("").toAbsolutePath());
   }
 
   private static String tail(Path log) {
-    try {
-      List<String> lines = Files.readAllLines(log);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size())) + "\n";
-    } catch (IOException e) {
-      return "";
-    }
+    return LocalProcess.tail(log, 20) + "\n";
   }
 
   @Override
-  public void close() throws IOException {
+  public String toString() {
+    return name() + " at " + uri();
+  }
+
+  /** Stops the server (SIGTERM, then SIGKILL after 10 s) and removes its working folder. */
+  @Override
+  public void close() {
     if (process != null && process.isAlive()) {
-      process.destroy();
-      try {
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
-          kill();
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        process.destroyForcibly();
-      }
+      LocalProcess.stop(process);
     }
     try (var files = Files.list(dir)) {
       for (Path f : (Iterable<Path>) files::iterator) {
         Files.deleteIfExists(f);
       }
+      Files.deleteIfExists(dir);
+    } catch (IOException e) {
+      // a leftover temporary folder is harmless
     }
-    Files.deleteIfExists(dir);
   }
 }

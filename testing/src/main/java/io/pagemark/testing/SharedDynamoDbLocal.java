@@ -3,20 +3,18 @@ package io.pagemark.testing;
 import java.io.IOException;
 
 /**
- * One DynamoDB Local process for all integration tests of a JVM, started on first use and stopped at exit. If it
- * cannot start, every test that needs it fails (never skips).
+ * The JVM's shared DynamoDB Local, as {@link DynamoDbLocalExtension} hands it out (checked, and restarted when
+ * it died).
+ *
+ * @deprecated declare {@code @ExtendWith(DynamoDbLocalExtension.class)} and a parameter of type
+ *     {@link DynamoDbLocal} instead; this delegate only keeps tests written before the extensions compiling until they
+ *     move.
  */
+@Deprecated(forRemoval = true)
 public final class SharedDynamoDbLocal {
-  private static DynamoDbLocal instance;
-
   private SharedDynamoDbLocal() {}
 
-  public static synchronized DynamoDbLocal get() throws IOException {
-    if (instance == null) {
-      instance = DynamoDbLocal.start();
-      DynamoDbLocal started = instance;
-      Runtime.getRuntime().addShutdownHook(new Thread(started::close));
-    }
-    return instance;
+  public static DynamoDbLocal get() throws IOException {
+    return DynamoDbLocalExtension.get();
   }
 }

@@ -3,20 +3,17 @@ package io.pagemark.testing;
 import java.io.IOException;
 
 /**
- * One kinesalite process for all integration tests of a JVM, installed (npm) and started on first use, stopped at
- * exit. If it cannot start, every test that needs it fails (never skips).
+ * The JVM's shared kinesalite, as {@link KinesaliteExtension} hands it out (checked, and restarted when it died).
+ *
+ * @deprecated declare {@code @ExtendWith(KinesaliteExtension.class)} and a parameter of type
+ *     {@link Kinesalite} instead; this delegate only keeps tests written before the extensions compiling until they
+ *     move.
  */
+@Deprecated(forRemoval = true)
 public final class SharedKinesalite {
-  private static Kinesalite instance;
-
   private SharedKinesalite() {}
 
-  public static synchronized Kinesalite get() throws IOException {
-    if (instance == null) {
-      instance = Kinesalite.start();
-      Kinesalite started = instance;
-      Runtime.getRuntime().addShutdownHook(new Thread(started::close));
-    }
-    return instance;
+  public static Kinesalite get() throws IOException {
+    return KinesaliteExtension.get();
   }
 }

@@ -1,10 +1,10 @@
 package io.pagemark.transforms;
 
-import io.pagemark.transforms.order.IndexEntryCoder;
-import io.pagemark.transforms.source.ScanSegmentFn;
-
+import com.google.auto.value.AutoValue;
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.dynamo.KeySchema;
+import io.pagemark.transforms.order.IndexEntryCoder;
+import io.pagemark.transforms.source.ScanSegmentFn;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -31,6 +31,7 @@ import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.PCollectionView;
 import org.apache.beam.sdk.values.TupleTagList;
 import org.apache.beam.sdk.values.TypeDescriptors;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Builds an index of a whole DynamoDB table: a parallel Scan of every item (each segment read to its end), grouped by
@@ -46,24 +47,33 @@ import org.apache.beam.sdk.values.TypeDescriptors;
  * <p>Immutable: every {@code withX} returns a new configuration. The build id and time default to values fixed when
  * the transform is configured, so every worker of a run writes the same build.
  */
-public final class Backfill extends PTransform<PBegin, PCollection<Published>> {
+@AutoValue
+public abstract class Backfill extends PTransform<PBegin, PCollection<Published>> {
   /** Namespace of the build's Beam metrics (items read, groups written, ...). */
   public static final String METRICS = "pagemark";
   static final int DEAD_LETTER_SHARDS = 4;
 
-  private final DynamoConnection connection;
-  private final KeySchema schema;
-  private final int segments;
-  private final String deadLetterOutput;
-  private final BuildIndex build;
+  abstract DynamoConnection getConnection();
 
-  private Backfill(
-      DynamoConnection connection, KeySchema schema, int segments, String deadLetterOutput, BuildIndex build) {
-    this.connection = connection;
-    this.schema = schema;
-    this.segments = segments;
-    this.deadLetterOutput = deadLetterOutput;
-    this.build = build;
+  abstract int getSegments();
+
+  abstract @Nullable String getDeadLetterOutput();
+
+  abstract BuildIndex getBuildIndex();
+
+  abstract Builder toBuilder();
+
+  @AutoValue.Builder
+  abstract static class Builder {
+    abstract Builder setConnection(DynamoConnection connection);
+
+    abstract Builder setSegments(int n);
+
+    abstract Builder setDeadLetterOutput(String dir);
+
+    abstract Builder setBuildIndex(BuildIndex buildIndex);
+
+    abstract Backfill build();
   }
 
   /**
@@ -74,13 +84,16 @@ public final class Backfill extends PTransform<PBegin, PCollection<Published>> {
    */
   public static Backfill of(DynamoConnection connection, KeySchema schema) {
     Objects.requireNonNull(connection, "connection");
-    return new Backfill(connection, Objects.requireNonNull(schema, "schema"), 8, null,
-        BuildIndex.of(schema).withTieResolution(connection));
+    return new AutoValue_Backfill.Builder()
+        .setConnection(connection)
+        .setSegments(8)
+        .setBuildIndex(BuildIndex.of(Objects.requireNonNull(schema, "schema")).withTieResolution(connection))
+        .build();
   }
 
   /** Also writes the build to this sink (at least one is required). */
   public Backfill withSink(IndexSink sink) {
-    return new Backfill(connection, schema, segments, deadLetterOutput, build.withSink(sink));
+    return toBuilder().setBuildIndex(getBuildIndex().withSink(sink)).build();
   }
 
   /**
@@ -92,22 +105,22 @@ public final class Backfill extends PTransform<PBegin, PCollection<Published>> {
     if (n < 1 || n > 1_000_000) {
       throw new IllegalArgumentException("segments must be between 1 and 1000000, not " + n);
     }
-    return new Backfill(connection, schema, n, deadLetterOutput, build);
+    return toBuilder().setSegments(n).build();
   }
 
   /** See {@link BuildIndex#withBuild}. */
   public Backfill withBuild(String id, long timeMillis) {
-    return new Backfill(connection, schema, segments, deadLetterOutput, build.withBuild(id, timeMillis));
+    return toBuilder().setBuildIndex(getBuildIndex().withBuild(id, timeMillis)).build();
   }
 
   /** See {@link BuildIndex#withKeepBuilds}. */
   public Backfill withKeepBuilds(int n) {
-    return new Backfill(connection, schema, segments, deadLetterOutput, build.withKeepBuilds(n));
+    return toBuilder().setBuildIndex(getBuildIndex().withKeepBuilds(n)).build();
   }
 
   /** See {@link io.pagemark.transforms.order.OrderGroups#withMaxPartEntries}. */
   public Backfill withMaxPartEntries(long n) {
-    return new Backfill(connection, schema, segments, deadLetterOutput, build.withMaxPartEntries(n));
+    return toBuilder().setBuildIndex(getBuildIndex().withMaxPartEntries(n)).build();
   }
 
   /**
@@ -116,36 +129,43 @@ public final class Backfill extends PTransform<PBegin, PCollection<Published>> {
    * @throws NullPointerException if {@code dir} is null
    */
   public Backfill withDeadLetterOutput(String dir) {
-    return new Backfill(connection, schema, segments, Objects.requireNonNull(dir, "dir"), build);
+    return toBuilder().setDeadLetterOutput(Objects.requireNonNull(dir, "dir")).build();
   }
 
+  /** The build's id, fixed when the transform was configured. */
   public String buildId() {
-    return build.buildId();
+    return getBuildIndex().buildId();
   }
 
   /** The sinks, in the order they were added. */
   public List<IndexSink> sinks() {
-    return build.sinks();
+    return getBuildIndex().sinks();
   }
 
-  /** Where this build's dead letters go. */
+  /**
+   * Where this build's dead letters go: beside the build of the first sink that keeps them there, else under
+   * {@link #withDeadLetterOutput}.
+   *
+   * @throws IllegalArgumentException if neither is given
+   */
   public String deadLetterDirectory() {
-    for (IndexSink sink : build.sinks()) {
-      Optional<String> dir = sink.deadLetterDirectory(build.buildId());
+    for (IndexSink sink : sinks()) {
+      Optional<String> dir = sink.deadLetterDirectory(buildId());
       if (dir.isPresent()) {
         return dir.get();
       }
     }
+    String deadLetterOutput = getDeadLetterOutput();
     if (deadLetterOutput == null) {
       throw new IllegalArgumentException(
           "no sink keeps dead letters beside its build: give the backfill withDeadLetterOutput(DIR)");
     }
-    return Path.of(deadLetterOutput).toAbsolutePath().normalize().resolve(build.buildId()).toString();
+    return Path.of(deadLetterOutput).toAbsolutePath().normalize().resolve(buildId()).toString();
   }
 
   @Override
-  public void validate(PipelineOptions options) {
-    if (build.sinks().isEmpty()) {
+  public void validate(@Nullable PipelineOptions options) {
+    if (sinks().isEmpty()) {
       throw new IllegalArgumentException("Backfill needs at least one sink: withSink(...)");
     }
     deadLetterDirectory();
@@ -153,13 +173,15 @@ public final class Backfill extends PTransform<PBegin, PCollection<Published>> {
 
   @Override
   public PCollection<Published> expand(PBegin begin) {
+    validate(begin.getPipeline().getOptions()); // names what is missing before Beam trips over it
+    int segments = getSegments();
     PCollectionTuple scanned =
         begin
             .apply("List segments", Create.of(IntStream.range(0, segments).boxed().collect(Collectors.toList())))
             .apply("Spread segments", Reshuffle.viaRandomKey())
             .apply(
                 "Scan segments",
-                ParDo.of(new ScanSegmentFn(connection, schema, segments))
+                ParDo.of(new ScanSegmentFn(getConnection(), getBuildIndex().schema(), segments))
                     .withOutputTags(
                         ScanSegmentFn.ENTRIES,
                         TupleTagList.of(ScanSegmentFn.DEAD_LETTERS).and(ScanSegmentFn.TALLIES)));
@@ -188,6 +210,6 @@ public final class Backfill extends PTransform<PBegin, PCollection<Published>> {
     return scanned
         .get(ScanSegmentFn.ENTRIES)
         .setCoder(IndexEntryCoder.of())
-        .apply("Build index", build.withScanCounts(new BuildContext.ScanCounts(tallies, deadLetters)));
+        .apply("Build index", getBuildIndex().withScanCounts(new BuildContext.ScanCounts(tallies, deadLetters)));
   }
 }

@@ -35,9 +35,19 @@ public record BuildContext(
     }
   }
 
-  /** What the source read besides the entries, as side inputs of the build's last step. */
+  /**
+   * What the source read besides the entries, as side inputs of the build's last step: tallies by name
+   * ({@link #ITEMS_SCANNED}, {@link #SKIPPED_NO_GROUP_KEY}, {@link #SKIPPED_NO_SORT_KEY}; a missing one is 0) and the
+   * number of dead letters.
+   */
   public record ScanCounts(PCollectionView<Map<String, Long>> tallies, PCollectionView<Long> deadLetters)
       implements Serializable {
     private static final long serialVersionUID = 1L;
+    /** Items the source read, whatever became of them. */
+    public static final String ITEMS_SCANNED = "itemsScanned";
+    /** Items without the group key (not in a sparse index). */
+    public static final String SKIPPED_NO_GROUP_KEY = "skippedNoGroupKey";
+    /** Items without the index's sort key (not in a sparse index). */
+    public static final String SKIPPED_NO_SORT_KEY = "skippedNoSortKey";
   }
 }

@@ -1,5 +1,6 @@
 package io.pagemark.transforms;
 
+import com.google.auto.value.AutoValue;
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.dynamo.IndexEntry;
 import io.pagemark.dynamo.KeySchema;
@@ -7,7 +8,6 @@ import io.pagemark.format.BuildIds;
 import io.pagemark.format.IndexLayout;
 import io.pagemark.transforms.order.OrderGroups;
 import io.pagemark.transforms.order.OrderedPart;
-import io.pagemark.transforms.source.ScanSegmentFn;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +24,7 @@ import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.PCollectionView;
 import org.apache.beam.sdk.values.TypeDescriptors;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Builds an index from index entries, whatever produced them: orders every group as DynamoDB does
@@ -38,33 +39,37 @@ import org.apache.beam.sdk.values.TypeDescriptors;
  * <p>Immutable: every {@code withX} returns a new configuration. The build id and time default to values fixed when
  * the transform is configured, so that every worker and every sink names the same build.
  */
-public final class BuildIndex extends PTransform<PCollection<IndexEntry>, PCollection<Published>> {
-  private final KeySchema schema;
-  private final DynamoConnection connection;
-  private final List<IndexSink> sinks;
-  private final String buildId;
-  private final long buildTimeMillis;
-  private final int keepBuilds;
-  private final long maxPartEntries;
-  private final BuildContext.ScanCounts scanCounts;
+@AutoValue
+public abstract class BuildIndex extends PTransform<PCollection<IndexEntry>, PCollection<Published>> {
+  abstract OrderGroups getOrder();
 
-  private BuildIndex(
-      KeySchema schema,
-      DynamoConnection connection,
-      List<IndexSink> sinks,
-      String buildId,
-      long buildTimeMillis,
-      int keepBuilds,
-      long maxPartEntries,
-      BuildContext.ScanCounts scanCounts) {
-    this.schema = schema;
-    this.connection = connection;
-    this.sinks = List.copyOf(sinks);
-    this.buildId = buildId;
-    this.buildTimeMillis = buildTimeMillis;
-    this.keepBuilds = keepBuilds;
-    this.maxPartEntries = maxPartEntries;
-    this.scanCounts = scanCounts;
+  abstract List<IndexSink> getSinks();
+
+  abstract String getBuildId();
+
+  abstract long getBuildTimeMillis();
+
+  abstract int getKeepBuilds();
+
+  abstract BuildContext.@Nullable ScanCounts getScanCounts();
+
+  abstract Builder toBuilder();
+
+  @AutoValue.Builder
+  abstract static class Builder {
+    abstract Builder setOrder(OrderGroups order);
+
+    abstract Builder setSinks(List<IndexSink> sinks);
+
+    abstract Builder setBuildId(String id);
+
+    abstract Builder setBuildTimeMillis(long millis);
+
+    abstract Builder setKeepBuilds(int n);
+
+    abstract Builder setScanCounts(BuildContext.ScanCounts counts);
+
+    abstract BuildIndex build();
   }
 
   /**
@@ -75,22 +80,33 @@ public final class BuildIndex extends PTransform<PCollection<IndexEntry>, PColle
    */
   public static BuildIndex of(KeySchema schema) {
     long now = System.currentTimeMillis();
-    return new BuildIndex(Objects.requireNonNull(schema, "schema"), null, List.of(), BuildIds.newId(now), now, 3,
-        OrderGroups.DEFAULT_MAX_PART_ENTRIES, null);
+    return new AutoValue_BuildIndex.Builder()
+        .setOrder(OrderGroups.of(schema))
+        .setSinks(List.of())
+        .setBuildId(BuildIds.newId(now))
+        .setBuildTimeMillis(now)
+        .setKeepBuilds(3)
+        .build();
   }
 
-  /** Learns DynamoDB's order of equal sort keys by querying the schema's index through this connection. */
-  public BuildIndex withTieResolution(DynamoConnection c) {
-    return new BuildIndex(schema, Objects.requireNonNull(c, "connection"), sinks, buildId, buildTimeMillis,
-        keepBuilds, maxPartEntries, scanCounts);
+  /**
+   * Learns DynamoDB's order of equal sort keys by querying the schema's index through this connection.
+   *
+   * @throws NullPointerException if {@code connection} is null
+   */
+  public BuildIndex withTieResolution(DynamoConnection connection) {
+    return toBuilder().setOrder(getOrder().withTieResolution(connection)).build();
   }
 
-  /** Also writes the build to this sink (at least one is required). */
+  /**
+   * Also writes the build to this sink (at least one is required).
+   *
+   * @throws NullPointerException if {@code sink} is null
+   */
   public BuildIndex withSink(IndexSink sink) {
-    List<IndexSink> more = new ArrayList<>(sinks);
+    List<IndexSink> more = new ArrayList<>(getSinks());
     more.add(Objects.requireNonNull(sink, "sink"));
-    return new BuildIndex(schema, connection, more, buildId, buildTimeMillis, keepBuilds, maxPartEntries,
-        scanCounts);
+    return toBuilder().setSinks(List.copyOf(more)).build();
   }
 
   /**
@@ -99,8 +115,7 @@ public final class BuildIndex extends PTransform<PCollection<IndexEntry>, PColle
    * @throws IllegalArgumentException if the id is not a valid build id ({@link IndexLayout#checkBuildId})
    */
   public BuildIndex withBuild(String id, long timeMillis) {
-    return new BuildIndex(schema, connection, sinks, IndexLayout.checkBuildId(id), timeMillis, keepBuilds,
-        maxPartEntries, scanCounts);
+    return toBuilder().setBuildId(IndexLayout.checkBuildId(id)).setBuildTimeMillis(timeMillis).build();
   }
 
   /**
@@ -112,50 +127,56 @@ public final class BuildIndex extends PTransform<PCollection<IndexEntry>, PColle
     if (n < 1) {
       throw new IllegalArgumentException("keepBuilds must be at least 1, not " + n);
     }
-    return new BuildIndex(schema, connection, sinks, buildId, buildTimeMillis, n, maxPartEntries, scanCounts);
+    return toBuilder().setKeepBuilds(n).build();
   }
 
   /** See {@link OrderGroups#withMaxPartEntries}. */
   public BuildIndex withMaxPartEntries(long n) {
-    OrderGroups.of(schema).withMaxPartEntries(n);
-    return new BuildIndex(schema, connection, sinks, buildId, buildTimeMillis, keepBuilds, n, scanCounts);
+    return toBuilder().setOrder(getOrder().withMaxPartEntries(n)).build();
   }
 
   /**
    * The source's counts, so that the build accounts for items that did not become entries. Without them every input
    * element counts as an item scanned, and nothing as skipped or dead.
+   *
+   * @throws NullPointerException if {@code counts} is null
    */
   public BuildIndex withScanCounts(BuildContext.ScanCounts counts) {
-    return new BuildIndex(schema, connection, sinks, buildId, buildTimeMillis, keepBuilds, maxPartEntries,
-        Objects.requireNonNull(counts, "counts"));
+    return toBuilder().setScanCounts(Objects.requireNonNull(counts, "counts")).build();
   }
 
+  /** The key schema of the entries. */
+  public KeySchema schema() {
+    return getOrder().getSchema();
+  }
+
+  /** The build's id, fixed when the transform was configured. */
   public String buildId() {
-    return buildId;
+    return getBuildId();
   }
 
   /** The sinks, in the order they were added. */
   public List<IndexSink> sinks() {
-    return sinks;
+    return getSinks();
   }
 
   @Override
-  public void validate(PipelineOptions options) {
-    if (sinks.isEmpty()) {
+  public void validate(@Nullable PipelineOptions options) {
+    if (getSinks().isEmpty()) {
       throw new IllegalArgumentException("BuildIndex needs at least one sink: withSink(...)");
     }
-    sinks.forEach(IndexSink::validate);
+    getSinks().forEach(IndexSink::validate);
   }
 
   @Override
   public PCollection<Published> expand(PCollection<IndexEntry> entries) {
-    OrderGroups order = OrderGroups.of(schema).withMaxPartEntries(maxPartEntries);
-    PCollection<OrderedPart> parts =
-        entries.apply("Order groups", connection == null ? order : order.withTieResolution(connection));
-    BuildContext build = new BuildContext(
-        schema, buildId, buildTimeMillis, keepBuilds, scanCounts != null ? scanCounts : countEntries(entries));
+    validate(entries.getPipeline().getOptions()); // without a sink, Beam would fail first, on the output's coder
+    PCollection<OrderedPart> parts = entries.apply("Order groups", getOrder());
+    BuildContext.ScanCounts counts = getScanCounts();
+    BuildContext build = new BuildContext(schema(), getBuildId(), getBuildTimeMillis(), getKeepBuilds(),
+        counts != null ? counts : countEntries(entries));
     PCollectionList<Published> published = PCollectionList.empty(entries.getPipeline());
-    for (IndexSink sink : sinks) {
+    for (IndexSink sink : getSinks()) {
       published = published.and(parts.apply("Write " + sink.describe(), sink.write(build)));
     }
     return published.apply("Every sink published", Flatten.pCollections());
@@ -168,7 +189,7 @@ public final class BuildIndex extends PTransform<PCollection<IndexEntry>, PColle
             .apply("Count entries", Count.globally())
             .apply("As scan count", MapElements.into(
                     TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.longs()))
-                .via(n -> KV.of(ScanSegmentFn.Tally.ITEMS_SCANNED, n)))
+                .via(n -> KV.of(BuildContext.ScanCounts.ITEMS_SCANNED, n)))
             .apply("Scan counts", View.asMap());
     PCollectionView<Long> none =
         entries.getPipeline().apply("No dead letters", Create.of(0L)).apply("Dead letter count", View.asSingleton());

@@ -346,7 +346,7 @@ public final class RedisChangeApplier implements AutoCloseable {
 
   /**
    * The member bytes every entry with this sort key starts with: the sort key's order bytes with every 0x00 written
-   * as 0x00 0xFF, then 0x00 0x00 (the README's "Redis index format").
+   * as 0x00 0xFF, then 0x00 0x00 (docs/redis.md, "Redis index format").
    */
   static byte[] memberPrefix(KeyValue sortKey) {
     java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();

@@ -2,7 +2,6 @@ package io.pagemark.commit.redis;
 
 import io.pagemark.format.redis.RedisAddress;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -11,33 +10,35 @@ import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * One connection to Redis that survives connection drops and server restarts: {@link #call} runs an idempotent
- * operation, and when the connection fails (or Redis answers LOADING/BUSY while it starts up) it reconnects with
- * exponential backoff and full jitter and runs it again, for at most {@code maxRetryMillis}. Each connection learns the
+ * operation, and when the connection fails (or Redis answers LOADING/BUSY while it starts up) it reconnects and runs
+ * it again, after the waits its {@link RedisBackoff} gives, until they are used up. Each connection learns the
  * server's {@code run_id}, which changes when Redis restarts, so that callers can tell a dropped connection (their
  * writes are there) from a restarted server (they may be gone). Not thread-safe: one per DoFn instance.
  */
 public final class RedisSession implements AutoCloseable {
-  private static final long BASE_BACKOFF_MILLIS = 50;
-  private static final long MAX_BACKOFF_MILLIS = 2_000;
-
   private final RedisAddress address;
   private final String clientName;
-  private final long maxRetryMillis;
+  private final RedisBackoff backoff;
   private final Runnable onRetry;
   private Jedis jedis;
   private String runId;
 
-  public RedisSession(RedisAddress address, String clientName, long maxRetryMillis, Runnable onRetry) {
+  /**
+   * A session that connects on first use, waits between retries as {@code backoff} says and calls {@code onRetry}
+   * before each retry (a metric, say).
+   */
+  public RedisSession(RedisAddress address, String clientName, RedisBackoff backoff, Runnable onRetry) {
     this.address = address;
     this.clientName = clientName;
-    this.maxRetryMillis = maxRetryMillis;
+    this.backoff = backoff;
     this.onRetry = onRetry;
   }
 
   /** Runs an idempotent operation, retrying it on a new connection after connection errors. */
   public <T> T call(String what, Function<Jedis, T> op) {
-    long deadline = System.nanoTime() + maxRetryMillis * 1_000_000;
-    for (int attempt = 0; ; attempt++) {
+    RedisBackoff.Waits waits = null;
+    long waited = 0;
+    while (true) {
       try {
         if (jedis == null) {
           connect();
@@ -48,19 +49,20 @@ public final class RedisSession implements AutoCloseable {
           throw RedisFailure.of(what + " failed at " + address + ": " + RedisAddress.rootMessage(e), e);
         }
         disconnect();
-        if (System.nanoTime() > deadline) {
+        waits = waits == null ? backoff.start() : waits;
+        long wait = waits.nextMillis();
+        if (wait == RedisBackoff.STOP) {
           throw RedisFailure.of("cannot reach Redis at " + address + " (" + RedisAddress.rootMessage(e) + ") after "
-              + (maxRetryMillis / 1000.0) + " s of retries while trying to " + what
-              + "; is redis-server running there?", e);
+              + (waited / 1000.0) + " s of retries while trying to " + what + "; is redis-server running there?", e);
         }
         onRetry.run();
-        long cap = Math.min(MAX_BACKOFF_MILLIS, BASE_BACKOFF_MILLIS << Math.min(attempt, 10));
         try {
-          Thread.sleep(ThreadLocalRandom.current().nextLong(cap / 2, cap + 1));
+          Thread.sleep(wait);
         } catch (InterruptedException ie) {
           Thread.currentThread().interrupt();
           throw RedisFailure.of("interrupted while waiting to retry: " + what, e);
         }
+        waited += wait;
       }
     }
   }

@@ -16,8 +16,10 @@ import io.pagemark.key.KeyValue;
 import io.pagemark.format.redis.RedisAddress;
 import io.pagemark.format.redis.RedisLayout;
 import io.pagemark.format.redis.SortedSetMember;
+import io.pagemark.testing.RedisExtension;
 import io.pagemark.testing.RedisServer;
 import io.pagemark.order.TieOrder;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HexFormat;
@@ -26,10 +28,9 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import redis.clients.jedis.Jedis;
 
 /**
@@ -38,32 +39,24 @@ import redis.clients.jedis.Jedis;
  * removals from runs of equal sort keys (rewritten, known or unknown order); the catch-up after a backfill published
  * a set scanned in the middle of the stream.
  */
+@ExtendWith(RedisExtension.class)
 class RedisChangeApplierTest {
   static final String PREFIX = "t:";
-  static RedisServer redis;
+  RedisServer redis;
   final RedisLayout layout = new RedisLayout(PREFIX);
   final long now = System.currentTimeMillis();
 
-  @BeforeAll
-  static void startRedis() throws Exception {
-    redis = RedisServer.start();
-  }
-
-  @AfterAll
-  static void stopRedis() throws Exception {
-    redis.close();
-  }
-
   @BeforeEach
-  void flush() {
+  void flush(RedisServer redis) {
+    this.redis = redis;
     try (Jedis j = redis.client()) {
       j.flushAll();
     }
   }
 
   RedisChangeApplier applier(TieOrder ties) {
-    RedisSession s = new RedisSession(RedisAddress.parse(redis.uri()), "test", 10_000,
-        () -> {});
+    RedisSession s = new RedisSession(RedisAddress.parse(redis.uri()), "test",
+        RedisBackoff.exponential(Duration.ofSeconds(10)), () -> {});
     return new RedisChangeApplier(s, layout, Records.SCHEMA, ties, TimeUnit.HOURS.toMillis(24), () -> now);
   }
 

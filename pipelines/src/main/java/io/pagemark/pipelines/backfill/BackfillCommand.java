@@ -3,6 +3,8 @@ package io.pagemark.pipelines.backfill;
 import io.pagemark.pipelines.flink.FlinkProgress;
 import io.pagemark.pipelines.flink.FlinkTarget;
 
+import io.pagemark.pipelines.cli.BeamOptions;
+import io.pagemark.pipelines.cli.Cli;
 import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.dynamo.KeySchema;
@@ -13,48 +15,74 @@ import io.pagemark.transforms.Backfill;
 import io.pagemark.transforms.sink.file.S3EndpointOptions;
 import io.pagemark.transforms.sink.file.WriteIndexFiles;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
+import java.nio.channels.Channels;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
-import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.io.FileSystems;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * {@code pagemark backfill}: builds a file index of a whole table on any Beam runner, shows progress while it runs,
- * and ends with a one-line summary. Exit code 0 when the build is published, 2 for bad options, 1 otherwise.
+ * and ends with a one-line summary. Exit code 0 when the build is published, 2 for bad options, 1 otherwise. Its
+ * options are those of {@link BackfillOptions} ({@link BeamOptions}).
  */
-public final class BackfillCommand {
+@Command(
+    name = "backfill",
+    modelTransformer = BeamOptions.class,
+    description = {
+      "Builds the index of a whole table on a Beam runner (DirectRunner, or Flink: --runner=FlinkRunner): scans it,"
+          + " orders each group as a Query on the GSI returns it, and publishes a build to a directory or"
+          + " s3://BUCKET/PREFIX (--output), to Redis (--redis), or both. Prints progress on stderr and a one-line summary.",
+      "Give --gsi=INDEX, or --groupAttribute and --sortAttribute."
+    })
+public final class BackfillCommand implements Callable<Integer>, BeamOptions.PipelineCommand {
   /** The smallest part of an S3 multipart upload. */
   static final int S3_PART_BYTES = 5 * 1024 * 1024;
 
-  private BackfillCommand() {}
+  @Spec CommandSpec spec;
+  private final PrintStream out;
+  private final PrintStream err;
 
+  public BackfillCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  /** Runs {@code pagemark backfill ARGS...} on its own, as the job jar's main class does; returns the exit code. */
   public static int run(List<String> args, PrintStream out, PrintStream err) {
-    BackfillOptions options;
-    Backfill backfill;
+    return Cli.commandLine(new BackfillCommand(out, err), out, err).setCommandName("pagemark backfill")
+        .execute(args.toArray(String[]::new));
+  }
+
+  @Override
+  public Class<BackfillOptions> optionsInterface() {
+    return BackfillOptions.class;
+  }
+
+  @Override
+  public Integer call() {
+    BackfillOptions options = BeamOptions.parse(spec, BackfillOptions.class);
     try {
-      PipelineOptionsFactory.register(BackfillOptions.class);
-      options =
-          PipelineOptionsFactory.fromArgs(args.toArray(String[]::new)).withValidation().as(BackfillOptions.class);
       checkKeyOptions(options);
-      if (args.stream().noneMatch(a -> a.startsWith("--s3UploadBufferSizeBytes"))) {
-        // Beam buffers 64 MiB per object written to S3; group files are written one after another and are mostly
-        // small, so S3's smallest part size serves them as well, with far less memory churn.
-        options.setS3UploadBufferSizeBytes(S3_PART_BYTES);
-      }
     } catch (IllegalArgumentException e) {
-      err.println("pagemark backfill: " + e.getMessage());
-      err.println(
-          "usage: pagemark backfill --table=T (--gsi=G | --groupAttribute=A --sortAttribute=B)"
-              + " (--output=DIR|s3://BUCKET/PREFIX | --redis=redis://HOST:PORT[/DB] | both) [--redisKeyPrefix=P]"
-              + " [--redisBatchSize=N] [--dynamoEndpoint=URL] [--s3Endpoint=URL] [--awsRegion=R] [--segments=N]"
-              + " [--runner=...]");
-      return ExitCode.USAGE;
+      throw Cli.usageError(spec, e.getMessage());
     }
+    if (spec.commandLine().getUnmatchedArguments().stream().noneMatch(a -> a.startsWith("--s3UploadBufferSizeBytes"))) {
+      // Beam buffers 64 MiB per object written to S3; group files are written one after another and are mostly
+      // small, so S3's smallest part size serves them as well, with far less memory churn.
+      options.setS3UploadBufferSizeBytes(S3_PART_BYTES);
+    }
+    Backfill backfill;
     try {
       backfill = configure(options);
     } catch (IllegalArgumentException e) {
@@ -77,11 +105,7 @@ public final class BackfillCommand {
           c.skippedNoGroupKey() + c.skippedNoSortKey(), c.deadLetters(), c.tieRuns());
       return ExitCode.OK;
     } catch (RuntimeException | IOException e) {
-      Throwable root = e;
-      while (root.getCause() != null && root.getCause() != root) {
-        root = root.getCause();
-      }
-      err.println("pagemark backfill: failed: " + root.getMessage());
+      err.println("pagemark backfill: failed: " + Cli.rootMessage(e));
       return ExitCode.FAILURE;
     }
   }
@@ -92,7 +116,8 @@ public final class BackfillCommand {
       throw new IllegalArgumentException("--groupAttribute and --sortAttribute go together");
     }
     if (o.getOutput() == null && o.getRedis() == null) {
-      throw new IllegalArgumentException("give --output=DIR, --redis=redis://HOST:PORT, or both");
+      throw new IllegalArgumentException(
+          "give --output=DIR (or s3://BUCKET/PREFIX), --redis=redis://HOST:PORT, or both");
     }
     RedisSink.check(o);
     if (!explicit && o.getGsi() == null) {
@@ -182,9 +207,9 @@ public final class BackfillCommand {
     if (!output.matches("^[A-Za-z][A-Za-z0-9+.-]*://.*") || output.startsWith("file:")) {
       return BuildInfo.read(new IndexLayout(Path.of(output)).build(buildId).resolve(IndexLayout.BUILD_INFO));
     }
-    String file = output.replaceAll("/+$", "") + "/" + IndexLayout.BUILDS + "/" + buildId + "/" + IndexLayout.BUILD_INFO;
-    try (java.io.InputStream in = java.nio.channels.Channels.newInputStream(
-        org.apache.beam.sdk.io.FileSystems.open(org.apache.beam.sdk.io.FileSystems.matchNewResource(file, false)))) {
+    String file =
+        output.replaceAll("/+$", "") + "/" + IndexLayout.BUILDS + "/" + buildId + "/" + IndexLayout.BUILD_INFO;
+    try (InputStream in = Channels.newInputStream(FileSystems.open(FileSystems.matchNewResource(file, false)))) {
       return BuildInfo.parse(file, in.readAllBytes());
     }
   }

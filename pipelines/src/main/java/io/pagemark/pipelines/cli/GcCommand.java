@@ -1,7 +1,5 @@
 package io.pagemark.pipelines.cli;
 
-import io.pagemark.pipelines.cli.Args;
-import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.format.BuildCollector;
 import io.pagemark.format.IndexLayout;
 import io.pagemark.format.s3.S3IndexStore;
@@ -10,46 +8,60 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
- * {@code pagemark gc --index=DIR|s3://BUCKET/PREFIX [--keep=3] [--graceMinutes=60] [--s3Endpoint=URL]}: removes
- * builds beyond the newest {@code keep}, never the current one nor one younger than the grace period, and abandoned
- * partial builds older than it (in S3: build prefixes without build.json).
+ * {@code pagemark gc}: removes builds beyond the newest {@code keep}, never the current one nor one younger than the
+ * grace period, and abandoned partial builds older than it (in S3: build prefixes without a build.json).
  */
-public final class GcCommand {
-  static final Set<String> OPTIONS = Set.of("index", "keep", "graceMinutes", "s3Endpoint");
-  static final String USAGE =
-      "usage: pagemark gc --index=DIR|s3://BUCKET/PREFIX [--keep=3] [--graceMinutes=60] [--s3Endpoint=URL]";
+@Command(
+    name = "gc",
+    description = "Removes the builds of a file index (a directory or s3://BUCKET/PREFIX) beyond the newest --keep,"
+        + " never the current one nor one younger than the grace period, and abandoned partial builds older than it.")
+public final class GcCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
 
-  private GcCommand() {}
+  @Option(names = "--index", required = true, paramLabel = "DIR|s3://BUCKET/PREFIX",
+      description = "The index root: a directory, or an S3 prefix (see --s3Endpoint).")
+  String index;
 
-  public static int run(List<String> argv, PrintStream out, PrintStream err) {
-    if (argv.contains("--help")) {
-      out.println(USAGE);
-      return ExitCode.OK;
+  @Mixin S3EndpointOption s3;
+
+  @Option(names = "--keep", paramLabel = "N", defaultValue = "3",
+      description = "Published builds to keep (the newest). Default: ${DEFAULT-VALUE}.")
+  long keep;
+
+  @Option(names = "--graceMinutes", paramLabel = "M", defaultValue = "60",
+      description = "Never remove a build, or a partial one, younger than this. Default: ${DEFAULT-VALUE}.")
+  long graceMinutes;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  public GcCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  @Override
+  public Integer call() {
+    int keepBuilds = (int) Cli.inRange(spec, "--keep", keep, 1, 1_000_000);
+    long grace = Cli.inRange(spec, "--graceMinutes", graceMinutes, 0, 10_000_000);
+    S3Location location = null;
+    if (S3Location.accepts(index)) {
+      try {
+        location = S3Location.parse(s3.apply(index));
+      } catch (IllegalArgumentException e) {
+        throw Cli.usageError(spec, e.getMessage());
+      }
     }
     try {
-      Args a = Args.parse(argv, OPTIONS);
-      String index = a.required("index");
-      int keep = (int) Args.number("keep", a.get("keep", "3"), 1, 1_000_000);
-      long grace = Args.number("graceMinutes", a.get("graceMinutes", "60"), 0, 10_000_000);
-      BuildCollector.Result r;
-      if (S3Location.accepts(index)) {
-        S3Location location;
-        try {
-          location = S3Location.parse(S3Location.withEndpoint(index, a.get("s3Endpoint", null)));
-        } catch (IllegalArgumentException e) {
-          throw new Args.UsageException(e.getMessage());
-        }
-        try (S3IndexStore store = new S3IndexStore(location)) {
-          r = new BuildCollector(store).collect(keep, Duration.ofMinutes(grace), System.currentTimeMillis());
-        }
-      } else {
-        r = new BuildCollector(new IndexLayout(Path.of(index))).collect(keep, Duration.ofMinutes(grace),
-            System.currentTimeMillis());
-      }
+      BuildCollector.Result r = collect(location, keepBuilds, Duration.ofMinutes(grace));
       for (String id : r.removed()) {
         err.println("gc: removed build " + id);
       }
@@ -59,13 +71,18 @@ public final class GcCommand {
       out.printf("pagemark gc: removed %d build(s) and %d abandoned partial build(s); kept %d: %s%n",
           r.removed().size(), r.removedPartials().size(), r.kept().size(), String.join(", ", r.kept()));
       return ExitCode.OK;
-    } catch (Args.UsageException e) {
-      err.println("pagemark gc: " + e.getMessage());
-      err.println(USAGE);
-      return ExitCode.USAGE;
     } catch (IOException | RuntimeException e) {
       err.println("pagemark gc: failed: " + e.getMessage());
       return ExitCode.FAILURE;
+    }
+  }
+
+  private BuildCollector.Result collect(S3Location location, int keepBuilds, Duration grace) throws IOException {
+    if (location == null) {
+      return new BuildCollector(new IndexLayout(Path.of(index))).collect(keepBuilds, grace, System.currentTimeMillis());
+    }
+    try (S3IndexStore store = new S3IndexStore(location)) {
+      return new BuildCollector(store).collect(keepBuilds, grace, System.currentTimeMillis());
     }
   }
 }

@@ -1,10 +1,10 @@
 package io.pagemark.pipelines.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pagemark.key.Json;
 import io.pagemark.lookup.GroupPages;
 import io.pagemark.lookup.GroupRepublishedException;
 import io.pagemark.lookup.Index;
-import io.pagemark.lookup.Indexes;
 import io.pagemark.lookup.LookupException;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageStart;
@@ -12,53 +12,72 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
- * {@code pagemark lookup --index=DIR|redis://HOST:PORT[/DB][?prefix=P] --group=G --page=N[,N...] --pageSize=S
- * [--order=asc|desc] [--build=ID]}: prints one JSON object per requested page, in the order asked, the same for every
+ * {@code pagemark lookup}: prints one JSON object per requested page, in the order asked, the same for every
  * backend. Every page is resolved before anything is printed, so a page out of range prints nothing on stdout (exit
  * code 3).
  */
-public final class LookupCommand {
-  static final Set<String> OPTIONS = Set.of("index", "group", "page", "pageSize", "order", "build", "s3Endpoint");
+@Command(
+    name = "lookup",
+    description = {
+      "Prints where pages start: one JSON line per page, in the order asked, with the exclusiveStartKey of the Query"
+          + " on the GSI that reads the page (skip: items to drop from its start).",
+      "Exit code 3, and nothing on stdout, when the group is not in the index or a page is out of range."
+    })
+public final class LookupCommand implements Callable<Integer> {
   /** DynamoDB reads at most 1 MB a request; a page is at most what one Query can be asked for. */
   static final int MAX_PAGE_SIZE = 1_000_000;
   static final int REPUBLISHED_ATTEMPTS = 3;
 
-  private LookupCommand() {}
+  @Spec CommandSpec spec;
 
-  static final String USAGE =
-      "usage: pagemark lookup --index=DIR|redis://HOST:PORT[/DB][?prefix=P]|s3://BUCKET/PREFIX --group=G"
-          + " --page=N[,N...] --pageSize=S [--order=asc|desc] [--build=ID] [--s3Endpoint=URL]";
+  @Option(names = "--index", required = true, paramLabel = "DIR|redis://HOST:PORT[/DB][?prefix=P]|s3://BUCKET/PREFIX",
+      description = "The index: its root directory, the Redis database that holds it (prefix: its key prefix, when"
+          + " the database holds several indexes), or its S3 prefix (see --s3Endpoint).")
+  String index;
 
-  public static int run(List<String> argv, PrintStream out, PrintStream err) {
-    if (argv.contains("--help")) {
-      out.println(USAGE);
-      return ExitCode.OK;
-    }
-    try {
-      Args args = Args.parse(argv, OPTIONS);
-      String spec = args.required("index");
-      String group = args.required("group");
-      List<Long> pages = Args.numbers("page", args.required("page"), 1, Long.MAX_VALUE);
-      int pageSize = (int) Args.number("pageSize", args.required("pageSize"), 1, MAX_PAGE_SIZE);
-      Order order;
-      try {
-        order = Order.parse(args.get("order", "asc"));
-      } catch (IllegalArgumentException e) {
-        throw new Args.UsageException(e.getMessage());
-      }
-      List<String> lines;
-      try (Index index = open(spec, args.get("build", null), args.get("s3Endpoint", null))) {
-        lines = pageStarts(index, group, pages, pageSize, order);
-      }
-      lines.forEach(out::println);
-      return ExitCode.OK;
-    } catch (Args.UsageException e) {
-      err.println("pagemark lookup: " + e.getMessage());
-      err.println(USAGE);
-      return ExitCode.USAGE;
+  @Mixin S3EndpointOption s3;
+
+  @Option(names = "--group", required = true, paramLabel = "G",
+      description = "Group key: text for S groups, a decimal number for N, base64 for B.")
+  String group;
+
+  @Option(names = "--page", required = true, paramLabel = "N[,N...]",
+      description = "Page numbers, from 1; one line each, in this order.")
+  String pages;
+
+  @Option(names = "--pageSize", required = true, paramLabel = "S", description = "Items per page, 1 to 1000000.")
+  long pageSize;
+
+  @Option(names = "--order", paramLabel = "asc|desc", defaultValue = "asc",
+      description = "asc: the GSI's order (ScanIndexForward=true); desc: the reverse. Default: ${DEFAULT-VALUE}.")
+  Order order;
+
+  @Option(names = "--build", paramLabel = "ID", description = "Read this build (default: the current one).")
+  String build;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  public LookupCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  @Override
+  public Integer call() {
+    List<Long> pageNumbers = Cli.wholeNumbers(spec, "--page", pages, 1, Long.MAX_VALUE);
+    int size = (int) Cli.inRange(spec, "--pageSize", pageSize, 1, MAX_PAGE_SIZE);
+    List<String> lines;
+    try (Index opened = open()) {
+      lines = pageStarts(opened, group, pageNumbers, size, order);
     } catch (LookupException e) {
       err.println("pagemark lookup: " + e.getMessage());
       return ExitCode.NOT_FOUND;
@@ -66,13 +85,15 @@ public final class LookupCommand {
       err.println("pagemark lookup: " + e);
       return ExitCode.FAILURE;
     }
+    lines.forEach(out::println);
+    return ExitCode.OK;
   }
 
-  private static Index open(String spec, String build, String s3Endpoint) throws IOException, Args.UsageException {
+  private Index open() throws IOException {
     try {
-      return VerifyCommand.openIndex(spec, build, s3Endpoint);
+      return VerifyCommand.openIndex(s3.apply(index), build);
     } catch (IllegalArgumentException e) {
-      throw new Args.UsageException(e.getMessage()); // a malformed --index URI or --build id
+      throw Cli.usageError(spec, e.getMessage()); // a malformed --index URI or --build id
     }
   }
 
@@ -107,14 +128,10 @@ public final class LookupCommand {
 
   /** The lookup contract's JSON line for a page start. */
   public static String toJson(PageStart p) {
-    return "{\"group\":" + Json.quote(p.group().text())
-        + ",\"page\":" + p.page()
-        + ",\"pageSize\":" + p.pageSize()
-        + ",\"order\":\"" + p.order().label() + "\""
-        + ",\"count\":" + p.count()
-        + ",\"pages\":" + p.pages()
-        + ",\"exclusiveStartKey\":" + DynamoJson.keyMap(p.exclusiveStartKey())
-        + ",\"skip\":" + p.skip()
-        + "}";
+    ObjectNode line = Json.object().put("group", p.group().text()).put("page", p.page())
+        .put("pageSize", p.pageSize()).put("order", p.order().label()).put("count", p.count())
+        .put("pages", p.pages());
+    line.set("exclusiveStartKey", DynamoJson.key(p.exclusiveStartKey()));
+    return Json.write(line.put("skip", p.skip()));
   }
 }

@@ -1,19 +1,24 @@
 package io.pagemark.pipelines.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.key.Json;
 import io.pagemark.lookup.Index;
-import io.pagemark.lookup.Indexes;
 import io.pagemark.lookup.ItemPage;
 import io.pagemark.lookup.LookupException;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageReader;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -21,59 +26,91 @@ import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
 /**
- * {@code pagemark page --table=T --gsi=G --index=SPEC --group=G --page=N --pageSize=S [--order=asc|desc]
- * [--freshPages=K] [--dynamoEndpoint=URL] [--awsRegion=R] [--build=ID]}: prints the page's items as one JSON object
- * on stdout, and what reading it cost on stderr. Exit codes per {@link ExitCode}: 2 for bad options, 3 for an unknown
- * group or a page past the end, 1 when the index or DynamoDB fails.
+ * {@code pagemark page}: prints the page's items as one JSON object on stdout, and what reading it cost on stderr.
+ * Exit codes per {@link ExitCode}: 2 for bad options, 3 for an unknown group or a page past the end, 1 when the index
+ * or DynamoDB fails.
  */
-public final class PageCommand {
-  static final Set<String> OPTIONS =
-      Set.of("table", "gsi", "index", "group", "page", "pageSize", "order", "freshPages", "dynamoEndpoint",
-          "awsRegion", "build", "s3Endpoint");
-  static final String USAGE =
-      "usage: pagemark page --table=T --gsi=G --index=DIR|redis://...|s3://... --group=G --page=N --pageSize=S"
-          + " [--order=asc|desc] [--freshPages=K] [--dynamoEndpoint=URL] [--s3Endpoint=URL] [--awsRegion=R]"
-          + " [--build=ID]";
+@Command(
+    name = "page",
+    description = {
+      "Prints the items of one page as one JSON object (items in DynamoDB's JSON), read with one Query from where the"
+          + " index says the page starts, and what reading it cost on stderr.",
+      "Exit code 3 when the group is not in the index or the page is past its end."
+    })
+public final class PageCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
 
-  private PageCommand() {}
+  @Option(names = "--table", required = true, paramLabel = "T", description = "The DynamoDB table.")
+  String table;
 
-  public static int run(List<String> argv, PrintStream out, PrintStream err) {
-    Args args;
-    String table;
-    String gsi;
-    String spec;
-    String group;
-    long page;
-    int pageSize;
-    int freshPages;
-    Order order;
+  @Option(names = "--gsi", paramLabel = "G",
+      description = "The global secondary index the index numbers pages of (none: the table's own keys).")
+  String gsi;
+
+  @Option(names = "--index", required = true, paramLabel = "DIR|redis://...|s3://...",
+      description = "The index: its root directory, redis://HOST:PORT[/DB][?prefix=P], or s3://BUCKET/PREFIX.")
+  String index;
+
+  @Mixin S3EndpointOption s3;
+
+  @Option(names = "--group", required = true, paramLabel = "G",
+      description = "Group key: text for S groups, a decimal number for N, base64 for B.")
+  String group;
+
+  @Option(names = "--page", required = true, paramLabel = "N", description = "The page, from 1.")
+  long page;
+
+  @Option(names = "--pageSize", required = true, paramLabel = "S", description = "Items per page, 1 to 1000000.")
+  long pageSize;
+
+  @Option(names = "--order", paramLabel = "asc|desc", defaultValue = "asc",
+      description = "asc: the GSI's order (ScanIndexForward=true); desc: the reverse. Default: ${DEFAULT-VALUE}.")
+  Order order;
+
+  @Option(names = "--freshPages", paramLabel = "K", defaultValue = "0",
+      description = "Serve pages 1..K straight from DynamoDB, so items written since the build show there."
+          + " Default: ${DEFAULT-VALUE}.")
+  long freshPages;
+
+  @Option(names = "--dynamoEndpoint", paramLabel = "URL",
+      description = "DynamoDB endpoint, e.g. http://127.0.0.1:8000 for DynamoDB Local (default: AWS).")
+  String dynamoEndpoint;
+
+  @Option(names = "--awsRegion", paramLabel = "R",
+      description = "AWS region (default: the AWS chain's, else us-east-1).")
+  String awsRegion;
+
+  @Option(names = "--build", paramLabel = "ID", description = "Read this build (default: the current one).")
+  String build;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  public PageCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  @Override
+  public Integer call() {
+    Cli.inRange(spec, "--page", page, 1, Long.MAX_VALUE);
+    int size = (int) Cli.inRange(spec, "--pageSize", pageSize, 1, PageReader.MAX_PAGE_SIZE);
+    int fresh = (int) Cli.inRange(spec, "--freshPages", freshPages, 0, PageReader.MAX_PAGE_SIZE);
     DynamoConnection connection;
     try {
-      args = Args.parse(argv, OPTIONS);
-      table = args.required("table");
-      gsi = args.get("gsi", null);
-      spec = args.required("index");
-      group = args.required("group");
-      page = Args.number("page", args.required("page"), 1, Long.MAX_VALUE);
-      pageSize = (int) Args.number("pageSize", args.required("pageSize"), 1, PageReader.MAX_PAGE_SIZE);
-      freshPages = (int) Args.number("freshPages", args.get("freshPages", "0"), 0, PageReader.MAX_PAGE_SIZE);
-      try {
-        order = Order.parse(args.get("order", "asc"));
-        connection = new DynamoConnection(args.get("dynamoEndpoint", null), args.get("awsRegion", null));
-      } catch (IllegalArgumentException e) {
-        throw new Args.UsageException(e.getMessage());
-      }
-    } catch (Args.UsageException e) {
-      return usage(err, e.getMessage());
+      connection = new DynamoConnection(dynamoEndpoint, awsRegion);
+    } catch (IllegalArgumentException e) {
+      throw Cli.usageError(spec, e.getMessage());
     }
     ItemPage<Map<String, AttributeValue>> result;
-    try (Index index = VerifyCommand.openIndex(spec, args.get("build", null), args.get("s3Endpoint", null));
+    try (Index opened = VerifyCommand.openIndex(s3.apply(index), build);
         DynamoDbClient client = connection.client()) {
       PageReader<Map<String, AttributeValue>> reader =
-          PageReader.of(client, table, gsi, index).withFreshPages(freshPages);
-      result = reader.read(group, page, pageSize, order);
+          (gsi == null ? PageReader.of(client, table, opened) : PageReader.of(client, table, gsi, opened))
+              .withFreshPages(fresh);
+      result = reader.read(group, page, size, order);
     } catch (IllegalArgumentException e) {
-      return usage(err, e.getMessage());
+      throw Cli.usageError(spec, e.getMessage());
     } catch (LookupException e) {
       err.println("pagemark page: " + e.getMessage());
       return ExitCode.NOT_FOUND;
@@ -97,32 +134,14 @@ public final class PageCommand {
     return ExitCode.OK;
   }
 
-  private static int usage(PrintStream err, String message) {
-    err.println("pagemark page: " + message);
-    err.println(USAGE);
-    return ExitCode.USAGE;
-  }
-
   /** The page command's JSON object. */
   public static String toJson(ItemPage<Map<String, AttributeValue>> p) {
-    StringBuilder b = new StringBuilder();
-    b.append("{\"group\":").append(Json.quote(p.group().text()))
-        .append(",\"page\":").append(p.page())
-        .append(",\"pageSize\":").append(p.pageSize())
-        .append(",\"order\":\"").append(p.order().label()).append('"')
-        .append(",\"count\":").append(p.count())
-        .append(",\"pages\":").append(p.pages())
-        .append(",\"build\":").append(Json.quote(p.buildId()))
-        .append(",\"fresh\":").append(p.fresh())
-        .append(",\"stale\":").append(p.stale())
-        .append(",\"items\":[");
-    for (int i = 0; i < p.items().size(); i++) {
-      if (i > 0) {
-        b.append(',');
-      }
-      b.append(DynamoJson.item(p.items().get(i)));
-    }
-    return b.append("]}").toString();
+    ObjectNode o = Json.object().put("group", p.group().text()).put("page", p.page()).put("pageSize", p.pageSize())
+        .put("order", p.order().label()).put("count", p.count()).put("pages", p.pages()).put("build", p.buildId())
+        .put("fresh", p.fresh()).put("stale", p.stale());
+    ArrayNode items = o.putArray("items");
+    p.items().forEach(item -> items.add(DynamoJson.itemJson(item)));
+    return Json.write(o);
   }
 
   /** The cost report: one line. */

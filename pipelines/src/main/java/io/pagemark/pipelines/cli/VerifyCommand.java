@@ -1,33 +1,25 @@
 package io.pagemark.pipelines.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.pagemark.pipelines.cli.Args;
-import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.dynamo.ItemKeys;
 import io.pagemark.dynamo.KeySchema;
-import io.pagemark.format.IndexLayout;
-import io.pagemark.format.s3.S3Location;
-import io.pagemark.key.KeyType;
 import io.pagemark.key.KeyValue;
-import io.pagemark.lookup.file.FileIndex;
 import io.pagemark.lookup.GroupPages;
 import io.pagemark.lookup.Index;
 import io.pagemark.lookup.Indexes;
-import io.pagemark.lookup.redis.RedisIndex;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
@@ -41,60 +33,98 @@ import software.amazon.awssdk.services.dynamodb.model.Select;
  * still name items with the same group and sort key (GetItem). Exit code 1 with a report when more groups disagree
  * than the tolerance allows; the last line is a one-line summary either way.
  */
-public final class VerifyCommand {
-  static final Set<String> OPTIONS =
-      Set.of("table", "gsi", "index", "build", "dynamoEndpoint", "awsRegion", "tolerance", "samplesPerGroup",
-          "maxGroups", "seed", "s3Endpoint");
-  static final String USAGE =
-      "usage: pagemark verify --table=T --gsi=G --index=DIR|redis://HOST:PORT[/DB][?prefix=P]|s3://BUCKET/PREFIX"
-          + " [--build=ID] [--dynamoEndpoint=URL] [--s3Endpoint=URL] [--awsRegion=R]"
-          + " [--tolerance=0.0] [--samplesPerGroup=5] [--maxGroups=all] [--seed=1]";
+@Command(
+    name = "verify",
+    description = {
+      "Compares an index with DynamoDB: counts each group's items in the GSI (Select=COUNT Queries) and checks that"
+          + " sampled ranks still name items with the same group and sort key (consistent GetItem).",
+      "Exit code 1, with the disagreeing groups and missing keys on stderr, when more than --tolerance of the groups"
+          + " disagree or of the sampled keys are missing."
+    })
+public final class VerifyCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
 
-  private VerifyCommand() {}
+  @Option(names = "--table", required = true, paramLabel = "T", description = "The DynamoDB table.")
+  String table;
 
-  public static int run(List<String> argv, PrintStream out, PrintStream err) {
-    if (argv.contains("--help")) {
-      out.println(USAGE);
-      return ExitCode.OK;
-    }
-    Args a;
+  @Option(names = "--gsi", required = true, paramLabel = "G",
+      description = "The global secondary index the index numbers pages of.")
+  String gsi;
+
+  @Option(names = "--index", required = true, paramLabel = "DIR|redis://HOST:PORT[/DB][?prefix=P]|s3://BUCKET/PREFIX",
+      description = "The index: its root directory, the Redis database that holds it, or its S3 prefix.")
+  String index;
+
+  @Mixin S3EndpointOption s3;
+
+  @Option(names = "--build", paramLabel = "ID", description = "Check this build (default: the current one).")
+  String build;
+
+  @Option(names = "--dynamoEndpoint", paramLabel = "URL",
+      description = "DynamoDB endpoint, e.g. http://127.0.0.1:8000 for DynamoDB Local (default: AWS).")
+  String dynamoEndpoint;
+
+  @Option(names = "--awsRegion", paramLabel = "R",
+      description = "AWS region (default: the AWS chain's, else us-east-1).")
+  String awsRegion;
+
+  @Option(names = "--tolerance", paramLabel = "F", defaultValue = "0",
+      description = "Fraction of groups that may disagree on counts, and of sampled keys that may be missing, and by"
+          + " how much a group's counts may differ (relative). Default: ${DEFAULT-VALUE}.")
+  String tolerance;
+
+  @Option(names = "--samplesPerGroup", paramLabel = "N", defaultValue = "5",
+      description = "Ranks checked with GetItem per group, 0 to 10000. Default: ${DEFAULT-VALUE}.")
+  long samplesPerGroup;
+
+  @Option(names = "--maxGroups", paramLabel = "N",
+      description = "Check a deterministic sample of this many groups (default: all). Counting reads every item of the"
+          + " checked groups.")
+  Long maxGroups;
+
+  @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
+      description = "Seed of the samples of groups and ranks. Default: ${DEFAULT-VALUE}.")
+  long seed;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  public VerifyCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  @Override
+  public Integer call() {
     double tolerance;
-    int samples;
-    long maxGroups;
-    long seed;
     try {
-      a = Args.parse(argv, OPTIONS);
-      a.required("table");
-      a.required("gsi");
-      a.required("index");
-      try {
-        tolerance = Double.parseDouble(a.get("tolerance", "0"));
-      } catch (NumberFormatException e) {
-        throw new Args.UsageException("--tolerance must be a fraction such as 0.01, not " + a.get("tolerance", ""));
-      }
-      if (!(tolerance >= 0 && tolerance <= 1)) {
-        throw new Args.UsageException("--tolerance must be between 0 and 1");
-      }
-      samples = (int) Args.number("samplesPerGroup", a.get("samplesPerGroup", "5"), 0, 10_000);
-      maxGroups = Args.number("maxGroups", a.get("maxGroups", Long.toString(Long.MAX_VALUE)), 1, Long.MAX_VALUE);
-      seed = Args.number("seed", a.get("seed", "1"), Long.MIN_VALUE, Long.MAX_VALUE);
-    } catch (Args.UsageException e) {
-      err.println("pagemark verify: " + e.getMessage());
-      err.println(USAGE);
-      return ExitCode.USAGE;
+      tolerance = Double.parseDouble(this.tolerance);
+    } catch (NumberFormatException e) {
+      throw Cli.usageError(spec, "--tolerance must be a fraction such as 0.01, not " + this.tolerance);
     }
-    String spec = a.get("index", null);
-    DynamoConnection connection = new DynamoConnection(a.get("dynamoEndpoint", null), a.get("awsRegion", null));
+    if (!(tolerance >= 0 && tolerance <= 1)) {
+      throw Cli.usageError(spec, "--tolerance must be between 0 and 1");
+    }
+    int samples = (int) Cli.inRange(spec, "--samplesPerGroup", samplesPerGroup, 0, 10_000);
+    long groupsAtMost =
+        maxGroups == null ? Long.MAX_VALUE : Cli.inRange(spec, "--maxGroups", maxGroups, 1, Long.MAX_VALUE);
+    DynamoConnection connection = new DynamoConnection(dynamoEndpoint, awsRegion);
+    String indexSpec;
+    try {
+      indexSpec = s3.apply(index);
+    } catch (IllegalArgumentException e) {
+      throw Cli.usageError(spec, e.getMessage());
+    }
     try (DynamoDbClient client = connection.client();
-        Index index = openIndex(spec, a.get("build", null), a.get("s3Endpoint", null))) {
-      KeySchema schema = KeySchema.describe(client, a.get("table", null), a.get("gsi", null));
-      String builtOn = builtOn(index);
+        Index opened = openIndex(indexSpec, build)) {
+      KeySchema schema = KeySchema.describe(client, table, gsi);
+      String builtOn = builtOn(opened);
       if (!builtOn.equals(schema.groupAttribute() + "/" + schema.sortAttribute().name())) {
-        err.println("pagemark verify: index " + spec + " was built on " + builtOn + ", but " + schema.indexName()
+        err.println("pagemark verify: index " + index + " was built on " + builtOn + ", but " + schema.indexName()
             + " is on " + schema.groupAttribute() + "/" + schema.sortAttribute().name());
         return ExitCode.FAILURE;
       }
-      List<KeyValue> groups = sample(groups(index), maxGroups, seed);
+      List<KeyValue> groups = sample(groups(opened), groupsAtMost, seed);
       Random random = new Random(seed);
       int disagreeing = 0;
       long missing = 0;
@@ -103,7 +133,7 @@ public final class VerifyCommand {
       for (KeyValue g : groups) {
         long inDynamo = count(client, schema, g);
         long inIndex;
-        try (GroupPages pages = index.group(g)) {
+        try (GroupPages pages = opened.group(g)) {
           inIndex = pages.count();
           for (int i = 0; i < samples && inIndex > 0; i++) {
             long rank = (long) (random.nextDouble() * inIndex);
@@ -127,7 +157,7 @@ public final class VerifyCommand {
       }
       boolean ok = disagreeing <= tolerance * groups.size() && missing <= tolerance * Math.max(1, sampled);
       out.printf("pagemark verify: %s: build %s, %d group(s) checked, %d disagree on counts, %d of %d sampled"
-              + " keys missing (tolerance %s)%n", ok ? "OK" : "DRIFT", index.buildId(), groups.size(),
+              + " keys missing (tolerance %s)%n", ok ? "OK" : "DRIFT", opened.buildId(), groups.size(),
           disagreeing, missing, sampled, tolerance);
       return ok ? ExitCode.OK : ExitCode.FAILURE;
     } catch (IllegalArgumentException e) {
@@ -139,10 +169,8 @@ public final class VerifyCommand {
     }
   }
 
-  /** Opens an index; {@code s3Endpoint} (the {@code --s3Endpoint} option, or null) reaches an S3-compatible store. */
-  static Index openIndex(String spec, String build, String s3Endpoint) throws IOException {
-    String s = S3Location.withEndpoint(spec, s3Endpoint);
-    return build == null ? Indexes.open(s) : Indexes.open(s, build);
+  static Index openIndex(String spec, String build) throws IOException {
+    return build == null ? Indexes.open(spec) : Indexes.open(spec, build);
   }
 
   /** "groupAttribute/sortAttribute" of an index, as its build recorded them. */

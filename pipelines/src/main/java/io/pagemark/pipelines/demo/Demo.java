@@ -4,16 +4,17 @@ import io.pagemark.pipelines.backfill.BackfillCommand;
 import io.pagemark.pipelines.backfill.BackfillOptions;
 import io.pagemark.testing.DynamoDbLocal;
 
-import io.pagemark.pipelines.cli.Args;
+import io.pagemark.pipelines.cli.Cli;
 import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.pipelines.cli.LookupCommand;
 import io.pagemark.dynamo.ItemKeys;
 import io.pagemark.format.BuildInfo;
-import io.pagemark.lookup.file.FileIndex;
 import io.pagemark.lookup.GroupPages;
+import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
+import io.pagemark.lookup.ItemPage;
 import io.pagemark.lookup.Order;
-import io.pagemark.lookup.PageQuery;
-import io.pagemark.lookup.PageStart;
+import io.pagemark.lookup.PageReader;
 import io.pagemark.transforms.Backfill;
 import java.io.BufferedReader;
 import java.io.PrintStream;
@@ -23,8 +24,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.concurrent.Callable;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
@@ -35,39 +40,52 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  * DirectRunner, prints its summary and a few lookups with the items of one page (checked against DynamoDB's own
  * cursor walk), and stops everything it started.
  */
-public final class Demo {
-  static final Set<String> OPTIONS = Set.of("items", "products", "output", "pageSize", "page", "seed");
+@Command(
+    name = "demo",
+    description = "Starts DynamoDB Local (its own JVM, in memory), loads sample comments, builds the index on the"
+        + " DirectRunner, prints a few lookups and one page read with one Query, checked against DynamoDB's own walk"
+        + " with LastEvaluatedKey, and stops what it started.")
+public final class Demo implements Callable<Integer> {
+  @Spec CommandSpec spec;
 
-  static final String USAGE =
-      "usage: pagemark demo [--items=50000] [--products=300] [--pageSize=20] [--page=292] [--seed=42]"
-          + " [--output=.pagemark/demo-index]";
+  @Option(names = "--items", paramLabel = "N", defaultValue = "50000",
+      description = "Comments to load, 1 to 10000000. Default: ${DEFAULT-VALUE}.")
+  long itemCount;
 
-  private Demo() {}
+  @Option(names = "--products", paramLabel = "N", defaultValue = "300",
+      description = "Products (groups) they comment on, 6 to 1000000. Default: ${DEFAULT-VALUE}.")
+  long productCount;
 
-  public static int run(List<String> argv, PrintStream out, PrintStream err) {
-    int items;
-    int products;
-    int pageSize;
-    long page;
-    long seed;
-    Path output;
-    if (argv.contains("--help")) {
-      out.println(USAGE);
-      return ExitCode.OK;
-    }
-    try {
-      Args a = Args.parse(argv, OPTIONS);
-      items = (int) Args.number("items", a.get("items", "50000"), 1, 10_000_000);
-      products = (int) Args.number("products", a.get("products", "300"), 6, 1_000_000);
-      pageSize = (int) Args.number("pageSize", a.get("pageSize", "20"), 1, 1000);
-      page = Args.number("page", a.get("page", "292"), 1, Long.MAX_VALUE);
-      seed = Args.number("seed", a.get("seed", "42"), Long.MIN_VALUE, Long.MAX_VALUE);
-      output = Path.of(a.get("output", ".pagemark/demo-index"));
-    } catch (Args.UsageException e) {
-      err.println("pagemark demo: " + e.getMessage());
-      err.println(USAGE);
-      return ExitCode.USAGE;
-    }
+  @Option(names = "--pageSize", paramLabel = "S", defaultValue = "20",
+      description = "1 to 1000. Default: ${DEFAULT-VALUE}.")
+  long pageSizeOption;
+
+  @Option(names = "--page", paramLabel = "N", defaultValue = "292",
+      description = "The page to read (the last one if the group has fewer). Default: ${DEFAULT-VALUE}.")
+  long pageOption;
+
+  @Option(names = "--seed", paramLabel = "S", defaultValue = "42",
+      description = "Seed of the sample data. Default: ${DEFAULT-VALUE}.")
+  long seed;
+
+  @Option(names = "--output", paramLabel = "DIR", defaultValue = ".pagemark/demo-index",
+      description = "Where the index is written (and left). Default: ${DEFAULT-VALUE}.")
+  Path output;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  public Demo(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  @Override
+  public Integer call() {
+    int items = (int) Cli.inRange(spec, "--items", itemCount, 1, 10_000_000);
+    int products = (int) Cli.inRange(spec, "--products", productCount, 6, 1_000_000);
+    int pageSize = (int) Cli.inRange(spec, "--pageSize", pageSizeOption, 1, 1000);
+    long page = Cli.inRange(spec, "--page", pageOption, 1, Long.MAX_VALUE);
     long started = System.nanoTime();
     err.println("demo: starting DynamoDB Local (its own JVM, in memory) ...");
     try (DynamoDbLocal local = DynamoDbLocal.start();
@@ -94,7 +112,7 @@ public final class Demo {
       printLargest(out, output.resolve("builds").resolve(info.buildId()).resolve("manifest.jsonl"), pageSize);
 
       String hot = SampleComments.hotProduct();
-      try (FileIndex index = FileIndex.open(output);
+      try (Index index = Indexes.open(output.toString());
           GroupPages g = index.group(hot)) {
         long pages = g.pages(pageSize);
         long shown = Math.min(page, pages);
@@ -103,9 +121,9 @@ public final class Demo {
         for (long n : new long[] {1, shown, pages}) {
           out.println("  " + LookupCommand.toJson(g.pageStart(n, pageSize, Order.ASC)));
         }
-        PageStart start = g.pageStart(shown, pageSize, Order.ASC);
-        PageQuery query = new PageQuery(client, SampleComments.TABLE, SampleComments.GSI, "PK2");
-        PageQuery.Page viaIndex = query.fetch(start);
+        PageReader<Map<String, AttributeValue>> reader =
+            PageReader.of(client, SampleComments.TABLE, SampleComments.GSI, index);
+        ItemPage<Map<String, AttributeValue>> viaIndex = reader.read(hot, shown, pageSize, Order.ASC);
         out.printf("%nPage %d of %d of %s through the index: %d Query request(s), %.1f read capacity units%n",
             shown, pages, hot, viaIndex.requests(), viaIndex.consumedReadCapacity());
         for (Map<String, AttributeValue> item : viaIndex.items()) {

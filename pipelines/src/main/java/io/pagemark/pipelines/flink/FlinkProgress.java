@@ -1,7 +1,6 @@
 package io.pagemark.pipelines.flink;
 
 import io.pagemark.pipelines.backfill.Progress;
-import io.pagemark.testing.flink.FlinkRest;
 
 import java.io.IOException;
 import java.io.PrintStream;

@@ -1,6 +1,5 @@
 package io.pagemark.pipelines.flink;
 
-import io.pagemark.testing.flink.FlinkRest;
 
 import java.io.IOException;
 import java.io.PrintStream;

@@ -1,16 +1,17 @@
 package io.pagemark.pipelines.relay;
 
-import io.pagemark.pipelines.stream.StreamCommand;
-
-import io.pagemark.pipelines.cli.Args;
+import io.pagemark.pipelines.cli.Cli;
 import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.transforms.source.KinesisConnection;
 import java.io.PrintStream;
-import java.util.List;
-import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.ResourceInUseException;
 
@@ -18,42 +19,58 @@ import software.amazon.awssdk.services.kinesis.model.ResourceInUseException;
  * {@code pagemark relay}: plays "Kinesis Data Streams for DynamoDB" for DynamoDB Local ({@link Relay}) until SIGTERM
  * or Ctrl-C, printing progress, then a summary; exit code 0 on such a stop.
  */
-public final class RelayCommand {
-  static final Set<String> OPTIONS =
-      Set.of("table", "stream", "dynamoEndpoint", "kinesisEndpoint", "awsRegion", "createStream", "progressSeconds");
-  static final String USAGE =
-      "usage: pagemark relay --table=T --stream=NAME [--dynamoEndpoint=URL] [--kinesisEndpoint=URL] [--awsRegion=R]"
-          + " [--createStream=SHARDS] [--progressSeconds=5]";
+@Command(
+    name = "relay",
+    description = "Plays Kinesis Data Streams for DynamoDB for DynamoDB Local: puts the change records of a table's"
+        + " DynamoDB stream on a Kinesis stream (kinesalite) until SIGTERM or Ctrl-C, then prints a summary.")
+public final class RelayCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
 
-  private RelayCommand() {}
+  @Option(names = "--table", required = true, paramLabel = "T", description = "The table whose changes to relay.")
+  String table;
 
-  public static int run(List<String> argv, PrintStream out, PrintStream err) {
-    if (argv.contains("--help")) {
-      out.println(USAGE);
-      return ExitCode.OK;
-    }
-    String table;
-    String stream;
+  @Option(names = "--stream", required = true, paramLabel = "NAME", description = "The Kinesis stream to put them on.")
+  String stream;
+
+  @Option(names = "--dynamoEndpoint", paramLabel = "URL",
+      description = "DynamoDB endpoint, e.g. http://127.0.0.1:8000 for DynamoDB Local (default: AWS).")
+  String dynamoEndpoint;
+
+  @Option(names = "--kinesisEndpoint", paramLabel = "URL",
+      description = "Kinesis endpoint, e.g. http://127.0.0.1:4567 for kinesalite (default: AWS).")
+  String kinesisEndpoint;
+
+  @Option(names = "--awsRegion", paramLabel = "R",
+      description = "AWS region (default: the AWS chain's, else us-east-1).")
+  String awsRegion;
+
+  @Option(names = "--createStream", paramLabel = "SHARDS", defaultValue = "0",
+      description = "Create the Kinesis stream first, with this many shards (0: it exists). Default: ${DEFAULT-VALUE}.")
+  long createStream;
+
+  @Option(names = "--progressSeconds", paramLabel = "S", defaultValue = "5",
+      description = "Seconds between progress lines on stderr (0: none). Default: ${DEFAULT-VALUE}.")
+  long progressSeconds;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  public RelayCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  @Override
+  public Integer call() {
+    int shards = (int) Cli.inRange(spec, "--createStream", createStream, 0, 1000);
+    int progressSeconds = (int) Cli.inRange(spec, "--progressSeconds", this.progressSeconds, 0, 3600);
     DynamoConnection dynamo;
     KinesisConnection kinesis;
-    int shards;
-    int progressSeconds;
     try {
-      Args a = Args.parse(argv, OPTIONS);
-      table = a.required("table");
-      stream = a.required("stream");
-      shards = (int) Args.number("createStream", a.get("createStream", "0"), 0, 1000);
-      progressSeconds = (int) Args.number("progressSeconds", a.get("progressSeconds", "5"), 0, 3600);
-      try {
-        dynamo = new DynamoConnection(a.get("dynamoEndpoint", null), a.get("awsRegion", null));
-        kinesis = new KinesisConnection(a.get("kinesisEndpoint", null), a.get("awsRegion", null));
-      } catch (IllegalArgumentException e) {
-        throw new Args.UsageException(e.getMessage());
-      }
-    } catch (Args.UsageException e) {
-      err.println("pagemark relay: " + e.getMessage());
-      err.println(USAGE);
-      return ExitCode.USAGE;
+      dynamo = new DynamoConnection(dynamoEndpoint, awsRegion);
+      kinesis = new KinesisConnection(kinesisEndpoint, awsRegion);
+    } catch (IllegalArgumentException e) {
+      throw Cli.usageError(spec, e.getMessage());
     }
     Relay relay;
     try {
@@ -67,7 +84,7 @@ public final class RelayCommand {
       }
       relay = Relay.start(dynamo, table, kinesis, stream, Relay.Options.PLAIN);
     } catch (RuntimeException e) {
-      err.println("pagemark relay: failed to start: " + StreamCommand.rootMessage(e));
+      err.println("pagemark relay: failed to start: " + Cli.rootMessage(e));
       return ExitCode.FAILURE;
     }
     err.println("pagemark relay: relaying the stream of table " + table + " into " + stream + " at " + kinesis
@@ -93,7 +110,7 @@ public final class RelayCommand {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (IllegalStateException e) {
-      err.println("pagemark relay: failed: " + StreamCommand.rootMessage(e));
+      err.println("pagemark relay: failed: " + Cli.rootMessage(e));
       relay.close();
       return ExitCode.FAILURE;
     }

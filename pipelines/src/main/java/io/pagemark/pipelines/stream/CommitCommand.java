@@ -1,84 +1,119 @@
 package io.pagemark.pipelines.stream;
 
-import io.pagemark.pipelines.cli.Args;
+import io.pagemark.pipelines.cli.Cli;
 import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.commit.IndexCommit;
 import io.pagemark.format.s3.S3Location;
+import io.pagemark.pipelines.cli.S3EndpointOption;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code pagemark commit}: folds an index's pending WAL segments into a new build ({@link IndexCommit}) and prints a
  * one-line summary. Safe to run on a schedule while {@code pagemark stream} appends, and to kill at any point.
  */
-public final class CommitCommand {
-  static final Set<String> OPTIONS =
-      Set.of("index", "group", "dynamoEndpoint", "awsRegion", "resolveTies", "keepBuilds", "dedupeHours", "wal",
-          "s3Endpoint");
-  static final String USAGE =
-      "usage: pagemark commit --index=DIR|s3://BUCKET/PREFIX [--wal=DIR (with s3://)] [--group=G]"
-          + " [--dynamoEndpoint=URL] [--s3Endpoint=URL] [--awsRegion=R] [--resolveTies=true|false] [--keepBuilds=3]"
-          + " [--dedupeHours=24]";
+@Command(
+    name = "commit",
+    description = "Folds the pending write-ahead-log segments of a file index (what pagemark stream appended) into a"
+        + " new build and publishes it. Safe to run on a schedule while the stream appends, and to kill at any point."
+        + " An index in S3 (--index=s3://BUCKET/PREFIX) keeps its WAL on local disk: give it with --wal=DIR.")
+public final class CommitCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
 
-  private CommitCommand() {}
+  @Option(names = "--index", required = true, paramLabel = "DIR|s3://BUCKET/PREFIX",
+      description = "The index root: a directory (its WAL inside it), or an S3 prefix (see --wal, --s3Endpoint).")
+  String index;
+
+  @Option(names = "--wal", paramLabel = "DIR",
+      description = "With an s3:// index: the local directory whose WAL to commit (what pagemark stream --output"
+          + " wrote); the WAL stays on local disk.")
+  String wal;
+
+  @Mixin S3EndpointOption s3;
+
+  @Option(names = "--group", paramLabel = "G", description = "Commit this group only; the others wait.")
+  String group;
+
+  @Option(names = "--dynamoEndpoint", paramLabel = "URL",
+      description = "DynamoDB endpoint, e.g. http://127.0.0.1:8000 for DynamoDB Local (default: AWS).")
+  String dynamoEndpoint;
+
+  @Option(names = "--awsRegion", paramLabel = "R",
+      description = "AWS region (default: the AWS chain's, else us-east-1).")
+  String awsRegion;
+
+  @Option(names = "--resolveTies", paramLabel = "true|false",
+      description = "Learn DynamoDB's order of the runs of equal sort keys that changes touch (Queries on the GSI);"
+          + " false marks them unknown (lookups step around them). Default: true with --dynamoEndpoint, else false.")
+  String resolveTies;
+
+  @Option(names = "--keepBuilds", paramLabel = "N", defaultValue = "3",
+      description = "Published builds to keep, 2 to 1000. Default: ${DEFAULT-VALUE}.")
+  long keepBuilds;
+
+  @Option(names = "--dedupeHours", paramLabel = "H", defaultValue = "24",
+      description = "Hours a change is remembered, so that a change read twice is applied once."
+          + " Default: ${DEFAULT-VALUE}.")
+  long dedupeHours;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  public CommitCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
 
   /**
    * A commit of a directory index (its WAL inside it), or of an index in S3 whose WAL stays on local disk under
    * {@code --wal} (the directory {@code pagemark stream --output} wrote).
    */
-  private static IndexCommit open(String index, Args a) throws Args.UsageException {
+  private IndexCommit open() {
     if (!S3Location.accepts(index)) {
-      if (a.has("wal")) {
-        throw new Args.UsageException("--wal is for an index in S3; a directory index keeps its WAL inside it");
+      if (wal != null) {
+        throw Cli.usageError(spec, "--wal is for an index in S3; a directory index keeps its WAL inside it");
       }
       return IndexCommit.of(Path.of(index));
     }
+    if (wal == null) {
+      throw Cli.usageError(spec, "an index in S3 needs --wal=DIR: the local directory that holds its WAL");
+    }
     try {
-      return IndexCommit.toS3(Path.of(a.required("wal")),
-          S3Location.parse(S3Location.withEndpoint(index, a.get("s3Endpoint", null))));
+      return IndexCommit.toS3(Path.of(wal), S3Location.parse(s3.apply(index)));
     } catch (IllegalArgumentException e) {
-      throw new Args.UsageException(e.getMessage());
+      throw Cli.usageError(spec, e.getMessage());
     }
   }
 
-  public static int run(List<String> argv, PrintStream out, PrintStream err) {
-    if (argv.contains("--help")) {
-      out.println(USAGE);
-      return ExitCode.OK;
+  @Override
+  public Integer call() {
+    String resolve = resolveTies != null ? resolveTies : dynamoEndpoint != null ? "true" : "false";
+    if (!resolve.equals("true") && !resolve.equals("false")) {
+      throw Cli.usageError(spec, "--resolveTies must be true or false, not \"" + resolve + "\"");
     }
-    IndexCommit commit;
-    try {
-      Args a = Args.parse(argv, OPTIONS);
-      String index = a.required("index");
-      String endpoint = a.get("dynamoEndpoint", null);
-      String resolve = a.get("resolveTies", endpoint != null ? "true" : "false");
-      if (!resolve.equals("true") && !resolve.equals("false")) {
-        throw new Args.UsageException("--resolveTies must be true or false, not \"" + resolve + "\"");
+    IndexCommit commit = open()
+        .withKeepBuilds((int) Cli.inRange(spec, "--keepBuilds", keepBuilds, 2, 1000))
+        .withDedupeWindow(Duration.ofHours(Cli.inRange(spec, "--dedupeHours", dedupeHours, 1, 24 * 365)))
+        .withProgress(err);
+    if (resolve.equals("true")) {
+      try {
+        commit = commit.withTieResolution(new DynamoConnection(dynamoEndpoint, awsRegion));
+      } catch (IllegalArgumentException e) {
+        throw Cli.usageError(spec, e.getMessage());
       }
-      commit = open(index, a)
-          .withKeepBuilds((int) Args.number("keepBuilds", a.get("keepBuilds", "3"), 2, 1000))
-          .withDedupeWindow(Duration.ofHours(Args.number("dedupeHours", a.get("dedupeHours", "24"), 1, 24 * 365)))
-          .withProgress(err);
-      if (resolve.equals("true")) {
-        try {
-          commit = commit.withTieResolution(new DynamoConnection(endpoint, a.get("awsRegion", null)));
-        } catch (IllegalArgumentException e) {
-          throw new Args.UsageException(e.getMessage());
-        }
-      }
-      if (a.has("group")) {
-        commit = commit.withGroup(a.required("group"));
-      }
-    } catch (Args.UsageException e) {
-      err.println("pagemark commit: " + e.getMessage());
-      err.println(USAGE);
-      return ExitCode.USAGE;
+    }
+    if (group != null) {
+      commit = commit.withGroup(group);
     }
     try {
       IndexCommit.Result r = commit.run();
@@ -101,7 +136,7 @@ public final class CommitCommand {
       err.println("pagemark commit: " + e.getMessage());
       return ExitCode.USAGE;
     } catch (IOException | RuntimeException e) {
-      err.println("pagemark commit: failed: " + StreamCommand.rootMessage(e));
+      err.println("pagemark commit: failed: " + Cli.rootMessage(e));
       return ExitCode.FAILURE;
     }
   }

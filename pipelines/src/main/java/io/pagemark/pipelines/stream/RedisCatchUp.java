@@ -1,5 +1,6 @@
 package io.pagemark.pipelines.stream;
 
+import io.pagemark.pipelines.cli.Cli;
 import io.pagemark.format.redis.RedisIndexMeta;
 import io.pagemark.transforms.sink.redis.RedisStreamTarget;
 import java.util.Map;
@@ -43,7 +44,7 @@ final class RedisCatchUp implements AutoCloseable {
       }
     } catch (RuntimeException e) {
       System.err.println("pagemark stream: catching up with a new Redis build failed (retried in " + PERIOD_SECONDS
-          + " s): " + StreamCommand.rootMessage(e));
+          + " s): " + Cli.rootMessage(e));
     }
   }
 
@@ -57,7 +58,7 @@ final class RedisCatchUp implements AutoCloseable {
       meta = j.hgetAll(target.layout().metaKey());
     } catch (java.io.IOException | RuntimeException e) {
       throw new IllegalArgumentException("cannot reach Redis at " + target.address() + ": "
-          + StreamCommand.rootMessage(e), e);
+          + Cli.rootMessage(e), e);
     }
     if (meta.isEmpty()) {
       return;

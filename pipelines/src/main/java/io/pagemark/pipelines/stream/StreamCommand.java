@@ -1,39 +1,59 @@
 package io.pagemark.pipelines.stream;
 
+import io.pagemark.pipelines.cli.BeamOptions;
+import io.pagemark.pipelines.cli.Cli;
 import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.transforms.source.KinesisConnection;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.beam.sdk.PipelineResult;
-import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.joda.time.Duration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code pagemark stream}: appends a table's changes from a Kinesis stream to an index's WAL until stopped. SIGTERM
  * (or Ctrl-C) stops it cleanly: the pipeline is cancelled, a summary is printed, and the exit code is 0. Whatever was
- * read but not yet appended is read again by the next run. Exit code 2 for bad options, 1 when it fails.
+ * read but not yet appended is read again by the next run. Exit code 2 for bad options, 1 when it fails. Its options
+ * are those of {@link StreamOptions} ({@link BeamOptions}).
  */
-public final class StreamCommand {
-  static final String USAGE =
-      "usage: pagemark stream --stream=NAME (--output=DIR | --redis=redis://HOST:PORT[/DB] | both) --table=T --gsi=G"
-          + " [--redisKeyPrefix=P] [--resolveTies=true|false] [--dedupeHours=24] [--kinesisEndpoint=URL]"
-          + " [--dynamoEndpoint=URL] [--awsRegion=R] [--from=resume|trim_horizon|latest|INSTANT] [--flushMillis=1000]";
+@Command(
+    name = "stream",
+    modelTransformer = BeamOptions.class,
+    description = {
+      "Follows a table's changes on a Kinesis data stream (Kinesis Data Streams for DynamoDB) until stopped: appends"
+          + " them to the write-ahead log of a file index (--output; pagemark commit publishes them), applies them to"
+          + " a Redis index (--redis), or both. SIGTERM or Ctrl-C stops it (exit code 0); the next run resumes."
+    })
+public final class StreamCommand implements Callable<Integer>, BeamOptions.PipelineCommand {
+  @Spec CommandSpec spec;
+  private final PrintStream out;
+  private final PrintStream err;
 
-  private StreamCommand() {}
+  public StreamCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
 
+  /** Runs {@code pagemark stream ARGS...} on its own, as {@link StreamMain} does; returns the exit code. */
   public static int run(List<String> args, PrintStream out, PrintStream err) {
-    StreamOptions options;
-    try {
-      PipelineOptionsFactory.register(StreamOptions.class);
-      options = PipelineOptionsFactory.fromArgs(args.toArray(String[]::new)).withValidation().as(StreamOptions.class);
-    } catch (IllegalArgumentException e) {
-      err.println("pagemark stream: " + e.getMessage());
-      err.println(USAGE);
-      return ExitCode.USAGE;
-    }
+    return Cli.commandLine(new StreamCommand(out, err), out, err).setCommandName("pagemark stream")
+        .execute(args.toArray(String[]::new));
+  }
+
+  @Override
+  public Class<StreamOptions> optionsInterface() {
+    return StreamOptions.class;
+  }
+
+  @Override
+  public Integer call() {
+    StreamOptions options = BeamOptions.parse(spec, StreamOptions.class);
     KinesisConnection.configureSdk();
     StreamRun run;
     try {
@@ -42,7 +62,7 @@ public final class StreamCommand {
       err.println("pagemark stream: " + e.getMessage());
       return ExitCode.FAILURE;
     } catch (IOException | RuntimeException e) {
-      err.println("pagemark stream: failed to start: " + rootMessage(e));
+      err.println("pagemark stream: failed to start: " + Cli.rootMessage(e));
       return ExitCode.FAILURE;
     }
     err.println("pagemark stream: reading " + options.getStream() + " from " + run.startedFrom() + " into "
@@ -84,7 +104,7 @@ public final class StreamCommand {
       try {
         state = run.awaitEnd(Duration.standardSeconds(Math.max(1, progressSeconds)));
       } catch (RuntimeException e) {
-        err.println("pagemark stream: failed: " + rootMessage(e));
+        err.println("pagemark stream: failed: " + Cli.rootMessage(e));
         return ExitCode.FAILURE;
       }
       if (state != null && state.isTerminal()) {
@@ -105,13 +125,5 @@ public final class StreamCommand {
         : "ended (" + state + ")", run.seconds(), run.progressLine().substring("stream: ".length()));
     return state == PipelineResult.State.CANCELLED || state == PipelineResult.State.DONE
         ? ExitCode.OK : ExitCode.FAILURE;
-  }
-
-  public static String rootMessage(Throwable e) {
-    Throwable root = e;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    return root.getMessage() == null ? root.toString() : root.getMessage();
   }
 }

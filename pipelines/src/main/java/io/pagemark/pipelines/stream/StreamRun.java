@@ -1,8 +1,8 @@
 package io.pagemark.pipelines.stream;
 
+import io.pagemark.pipelines.flink.FlinkRest;
 import io.pagemark.pipelines.backfill.Progress;
 import io.pagemark.pipelines.backfill.RedisSink;
-import io.pagemark.testing.flink.FlinkRest;
 
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.dynamo.KeySchema;
@@ -110,8 +110,9 @@ public final class StreamRun implements AutoCloseable {
       String prefix = o.getRedisKeyPrefix() != null ? o.getRedisKeyPrefix()
           : RedisLayout.defaultPrefix(schema.table(), schema.indexName(), schema.groupAttribute(),
               schema.sortAttribute().name());
-      redis = new RedisStreamTarget(RedisAddress.parse(o.getRedis()), prefix, schema,
-          o.getResolveTies() ? dynamo : null, java.util.concurrent.TimeUnit.HOURS.toMillis(o.getDedupeHours()));
+      redis = RedisStreamTarget.builder().setAddress(RedisAddress.parse(o.getRedis())).setKeyPrefix(prefix)
+          .setSchema(schema).setTies(o.getResolveTies() ? dynamo : null)
+          .setDedupeMillis(java.util.concurrent.TimeUnit.HOURS.toMillis(o.getDedupeHours())).build();
       RedisCatchUp.checkSchema(redis);
     }
     try (KinesisClient k = kinesis.client()) {
@@ -203,7 +204,7 @@ public final class StreamRun implements AutoCloseable {
    * Reads Kinesis through Beam's splittable-DoFn wrapper of the source unless the user asked for the primitive read
    * ({@code --experiments=use_deprecated_read}). The DirectRunner's primitive unbounded read emits at most 10 records
    * per bundle and closes the reader after 5% of bundles; a KinesisIO reader restarted from its checkpoint starts new
-   * shard threads and fetches its records again. See README, "Catch-up throughput" ({@code bench-stream-backlog}).
+   * shard threads and fetches its records again. See docs/stream.md, "Catch-up throughput" ({@code bench-stream-backlog}).
    */
   static void useSdfRead(org.apache.beam.sdk.options.PipelineOptions o) {
     org.apache.beam.sdk.options.ExperimentalOptions e = o.as(org.apache.beam.sdk.options.ExperimentalOptions.class);

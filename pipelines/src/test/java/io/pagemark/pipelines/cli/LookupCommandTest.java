@@ -14,12 +14,14 @@ import io.pagemark.format.KeyAttribute;
 import io.pagemark.format.TestIndex;
 import io.pagemark.key.KeyType;
 import io.pagemark.key.KeyValue;
+import io.pagemark.pipelines.Main;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -86,7 +88,9 @@ class LookupCommandTest {
   static Run lookup(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = LookupCommand.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
+    List<String> argv = new ArrayList<>(List.of("lookup"));
+    argv.addAll(List.of(args));
+    int code = Main.run(argv, new PrintStream(out, true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8));
     return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }

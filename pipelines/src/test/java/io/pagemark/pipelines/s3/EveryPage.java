@@ -7,22 +7,24 @@ import static org.hamcrest.Matchers.is;
 import io.pagemark.lookup.GroupPages;
 import io.pagemark.lookup.Index;
 import io.pagemark.lookup.Order;
-import io.pagemark.lookup.PageQuery;
-import io.pagemark.lookup.PageStart;
+import io.pagemark.lookup.PageReader;
 import io.pagemark.pipelines.PageWalk;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-/** The check every S3 test makes: each page of each group, both orders, through the index equals DynamoDB's walk. */
+/**
+ * The check every S3 test makes: each page of each group, both orders, read through the library's {@link PageReader}
+ * on the index, equals DynamoDB's walk.
+ */
 final class EveryPage {
   private EveryPage() {}
 
   /** Asserts it for the groups and counts given; returns the number of pages compared. */
   static long assertEqualsDynamoDb(Index index, DynamoDbClient client, String table, String gsi,
       Map<String, Integer> counts, int pageSize) throws Exception {
-    PageQuery query = new PageQuery(client, table, gsi, "PK2");
+    PageReader<Map<String, AttributeValue>> reader = PageReader.of(client, table, gsi, index);
     long compared = 0;
     for (Map.Entry<String, Integer> g : counts.entrySet()) {
       try (GroupPages pages = index.group(g.getKey())) {
@@ -32,9 +34,10 @@ final class EveryPage {
               forward);
           assertThat(pages.pages(pageSize), is((long) walk.size()));
           for (int n = 1; n <= walk.size(); n++) {
-            PageStart start = pages.pageStart(n, pageSize, forward ? Order.ASC : Order.DESC);
+            List<Map<String, AttributeValue>> page =
+                reader.read(g.getKey(), n, pageSize, forward ? Order.ASC : Order.DESC).items();
             assertThat("group " + g.getKey() + " page " + n + (forward ? " asc" : " desc"),
-                PageWalk.keys(query.fetch(start).items()), equalTo(PageWalk.keys(walk.get(n - 1))));
+                PageWalk.keys(page), equalTo(PageWalk.keys(walk.get(n - 1))));
             compared++;
           }
         }

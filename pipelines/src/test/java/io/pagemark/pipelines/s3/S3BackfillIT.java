@@ -21,8 +21,8 @@ import io.pagemark.pipelines.TrickyTable;
 import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.testing.DynamoDbLocal;
 import io.pagemark.testing.S3Proxy;
-import io.pagemark.testing.SharedDynamoDbLocal;
-import io.pagemark.testing.SharedS3Proxy;
+import io.pagemark.testing.DynamoDbLocalExtension;
+import io.pagemark.testing.S3ProxyExtension;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +33,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -42,6 +43,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * index equals DynamoDB's walk; a record is one GET of exactly its bytes; the objects are the file
  * layout and nothing else; missing, truncated and foreign objects fail with the file index's errors.
  */
+@ExtendWith({DynamoDbLocalExtension.class, S3ProxyExtension.class})
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class S3BackfillIT {
@@ -53,13 +55,13 @@ class S3BackfillIT {
   String bucket;
 
   @BeforeAll
-  void setUp() throws Exception {
-    local = SharedDynamoDbLocal.get();
+  void setUp(DynamoDbLocal local, S3Proxy s3) throws Exception {
+    this.local = local;
+    this.s3 = s3;
     client = local.client();
     TrickyTable.create(client, TABLE);
     items = TrickyTable.items(13);
     SampleComments.load(client, TABLE, items, 2, null);
-    s3 = SharedS3Proxy.get();
     bucket = s3.createBucket("backfill");
   }
 

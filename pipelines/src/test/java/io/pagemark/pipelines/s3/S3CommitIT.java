@@ -21,8 +21,8 @@ import io.pagemark.pipelines.TrickyTable;
 import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.testing.DynamoDbLocal;
 import io.pagemark.testing.S3Proxy;
-import io.pagemark.testing.SharedDynamoDbLocal;
-import io.pagemark.testing.SharedS3Proxy;
+import io.pagemark.testing.DynamoDbLocalExtension;
+import io.pagemark.testing.S3ProxyExtension;
 import io.pagemark.wal.Wal;
 import io.pagemark.wal.WalSegment;
 import java.nio.file.Path;
@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -42,13 +43,13 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * strings, into a new group) and removed in DynamoDB, their changes in WAL segments, {@code pagemark commit
  * --index=s3://... --wal=DIR}; then every page of every group in both orders equals DynamoDB's walk.
  */
+@ExtendWith({DynamoDbLocalExtension.class, S3ProxyExtension.class})
 class S3CommitIT {
   static final String TABLE = "commitS3";
 
   @Test
-  void everyPageEqualsDynamoDbsWalkAfterACommit(@TempDir Path walRoot) throws Exception {
-    DynamoDbLocal local = SharedDynamoDbLocal.get();
-    S3Proxy s3 = SharedS3Proxy.get();
+  void everyPageEqualsDynamoDbsWalkAfterACommit(DynamoDbLocal local, S3Proxy s3, @TempDir Path walRoot)
+      throws Exception {
     String bucket = s3.createBucket("commit");
     String output = "s3://" + bucket + "/index";
     String endpoints = "--s3Endpoint=" + s3.endpoint();

@@ -22,8 +22,8 @@ import io.pagemark.pipelines.cli.LookupCommand;
 import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.testing.DynamoDbLocal;
 import io.pagemark.testing.S3Proxy;
-import io.pagemark.testing.SharedDynamoDbLocal;
-import io.pagemark.testing.SharedS3Proxy;
+import io.pagemark.testing.DynamoDbLocalExtension;
+import io.pagemark.testing.S3ProxyExtension;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +33,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -40,14 +41,14 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * published and {@code pagemark gc} removes an old build and an abandoned one; no lookup fails, every group answers
  * from the build its reader resolved, and every page start is the one the index had before.
  */
+@ExtendWith({DynamoDbLocalExtension.class, S3ProxyExtension.class})
 class S3PublishIT {
   static final String TABLE = "publishS3";
   static final List<String> GROUPS = List.of("ties", "utf", "big", "../x");
 
   @Test
-  void lookupsNeverFailNorMixBuildsWhileABuildIsPublishedAndGcRuns() throws Exception {
-    DynamoDbLocal local = SharedDynamoDbLocal.get();
-    S3Proxy s3 = SharedS3Proxy.get();
+  void lookupsNeverFailNorMixBuildsWhileABuildIsPublishedAndGcRuns(DynamoDbLocal local, S3Proxy s3)
+      throws Exception {
     String bucket = s3.createBucket("publish");
     String output = "s3://" + bucket + "/index";
     String spec = s3.spec(bucket, "index");

@@ -1,6 +1,7 @@
 package io.pagemark.testing.flink;
 
 import io.pagemark.testing.LocalProcess;
+import io.pagemark.testing.LocalService;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,9 +24,9 @@ import java.util.stream.Collectors;
  * entrypoints, bound to 127.0.0.1 on free ports, sized for a small machine. Everything it writes (configuration, logs,
  * process ids, temporary files) lives in one state folder; a cluster started by one process can be found, queried and
  * stopped by another through that folder. Flink's jars come from the build's
- * {@code pipelines/flink-cluster/target/lib}.
+ * {@code testing/flink-cluster/target/lib}. As a {@link LocalService}, closing it is {@link #stop()}.
  */
-public final class FlinkCluster {
+public final class FlinkCluster implements LocalService {
   /** System property (or environment variable PAGEMARK_FLINK_HOME) naming the folder with Flink's lib/. */
   public static final String HOME_PROPERTY = FlinkJvm.HOME_PROPERTY;
   public static final String STATE_FILE = "cluster.properties";
@@ -61,7 +62,7 @@ public final class FlinkCluster {
   }
 
   /** What {@link #status()} found: the processes alive and, if the JobManager answers, its overview. */
-  public record Status(boolean jobManagerAlive, int taskManagersAlive, Optional<FlinkRest.Overview> overview) {
+  public record Status(boolean jobManagerAlive, int taskManagersAlive, Optional<ClusterOverview> overview) {
     /** True when every process is alive and every TaskManager has registered. */
     public boolean healthy(int taskManagers) {
       return jobManagerAlive && taskManagersAlive == taskManagers
@@ -105,7 +106,7 @@ public final class FlinkCluster {
       Process jm = FlinkJvm.launch(lib, files, "jobmanager", jmResources, FlinkJvm.JOB_MANAGER_MAIN);
       cluster = cluster.with(jm.pid(), List.of());
       cluster.save();
-      FlinkRest rest = new FlinkRest(files.restAddress());
+      String rest = files.restAddress();
       cluster.await(rest, o -> true, "the JobManager's REST endpoint", files);
       progress.printf("flink-cluster: JobManager up at http://%s (%.1f s)%n", files.restAddress(),
           secondsSince(started));
@@ -158,6 +159,71 @@ public final class FlinkCluster {
     return restAddress;
   }
 
+  @Override
+  public String name() {
+    return "Flink session cluster";
+  }
+
+  /** The REST endpoint and web UI, {@code http://127.0.0.1:PORT}. */
+  @Override
+  public String endpoint() {
+    return "http://" + restAddress;
+  }
+
+  /** The REST port (a restart picks new ports for all of its processes). */
+  @Override
+  public int port() {
+    return Integer.parseInt(restAddress.substring(restAddress.lastIndexOf(':') + 1));
+  }
+
+  /** Whether the JobManager and every TaskManager still run. */
+  @Override
+  public boolean isAlive() {
+    Status s = status();
+    return s.jobManagerAlive() && s.taskManagersAlive() == taskManagerPids.size();
+  }
+
+  @Override
+  public String exitStatus() {
+    Status s = status();
+    return "JobManager " + (s.jobManagerAlive() ? "running" : "gone") + ", " + s.taskManagersAlive() + " of "
+        + taskManagerPids.size() + " TaskManagers running";
+  }
+
+  /** The REST endpoint answers and counts every TaskManager as registered. */
+  @Override
+  public void ping() throws IOException {
+    ClusterOverview o = ClusterOverview.of(restAddress);
+    if (o.taskManagers() != spec.taskManagers()) {
+      throw new IOException(o.taskManagers() + " of " + spec.taskManagers() + " TaskManagers registered");
+    }
+  }
+
+  /** Each process's log and console output: the JobManager's first. */
+  @Override
+  public List<Path> logs() {
+    List<Path> logs = new ArrayList<>();
+    List<String> processes = new ArrayList<>(List.of("jobmanager"));
+    for (int i = 1; i <= spec.taskManagers(); i++) {
+      processes.add("taskmanager-" + i);
+    }
+    for (String p : processes) {
+      logs.add(logDir().resolve(p + ".log"));
+      logs.add(logDir().resolve(p + ".out"));
+    }
+    return logs;
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+
+  @Override
+  public String toString() {
+    return name() + " at " + endpoint();
+  }
+
   public Spec spec() {
     return spec;
   }
@@ -175,10 +241,10 @@ public final class FlinkCluster {
     int tms =
         (int) taskManagerPids.stream().filter(pid -> process(pid, FlinkJvm.TASK_MANAGER_MAIN).isPresent()).count();
     boolean jm = process(jobManagerPid, FlinkJvm.JOB_MANAGER_MAIN).isPresent();
-    Optional<FlinkRest.Overview> overview = Optional.empty();
+    Optional<ClusterOverview> overview = Optional.empty();
     if (jm) {
       try {
-        overview = Optional.of(new FlinkRest(restAddress).overview());
+        overview = Optional.of(ClusterOverview.of(restAddress));
       } catch (IOException e) {
         // a JobManager that does not answer shows as such in the status
       }
@@ -261,7 +327,7 @@ public final class FlinkCluster {
   }
 
   /** Polls the overview until {@code ready} holds; fails early, with the log's tail, if a process of ours ends. */
-  private void await(FlinkRest rest, java.util.function.Predicate<FlinkRest.Overview> ready, String what,
+  private void await(String rest, java.util.function.Predicate<ClusterOverview> ready, String what,
       FlinkClusterFiles files) throws IOException {
     long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
     String last = "no answer yet";
@@ -277,7 +343,7 @@ public final class FlinkCluster {
         }
       }
       try {
-        FlinkRest.Overview o = rest.overview();
+        ClusterOverview o = ClusterOverview.of(rest);
         if (ready.test(o)) {
           return;
         }

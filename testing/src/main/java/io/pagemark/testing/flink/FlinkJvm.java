@@ -1,5 +1,6 @@
 package io.pagemark.testing.flink;
 
+import io.pagemark.testing.LocalProcess;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -102,7 +103,8 @@ public final class FlinkJvm {
 
   public static Path lib() throws IOException {
     String h = System.getProperty(HOME_PROPERTY, System.getenv("PAGEMARK_FLINK_HOME"));
-    Path home = h != null ? Path.of(h) : Path.of("pipelines", "flink-cluster", "target");
+    Path home = h != null ? Path.of(h) : LocalProcess.repoRoot().resolve("testing").resolve("flink-cluster")
+        .resolve("target");
     Path lib = home.resolve("lib").toAbsolutePath().normalize();
     try (var s = Files.list(lib)) {
       if (s.noneMatch(p -> p.getFileName().toString().startsWith("flink-runtime-"))) {

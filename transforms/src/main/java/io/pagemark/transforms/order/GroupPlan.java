@@ -9,12 +9,12 @@ import java.util.List;
  * {@code KeyValue.sortableBytes()}); an entry belongs to the part numbered by how many boundaries are at or below its
  * sort key. Boundaries are sort key values, so a run of equal sort keys is never split.
  */
-public record GroupPlan(int parts, List<byte[]> boundaries) implements Serializable {
+record GroupPlan(int parts, List<byte[]> boundaries) implements Serializable {
   private static final long serialVersionUID = 1L;
 
   static final GroupPlan SINGLE = new GroupPlan(1, List.of());
 
-  public GroupPlan {
+  GroupPlan {
     boundaries = List.copyOf(boundaries);
     if (parts != boundaries.size() + 1) {
       throw new IllegalArgumentException(parts + " parts need " + (parts - 1) + " boundaries");
@@ -22,7 +22,7 @@ public record GroupPlan(int parts, List<byte[]> boundaries) implements Serializa
   }
 
   /** The part of an entry with this sort key (its sortable bytes). */
-  public int partOf(byte[] sortKey) {
+  int partOf(byte[] sortKey) {
     int lo = 0;
     int hi = boundaries.size();
     while (lo < hi) {

@@ -1,7 +1,5 @@
 package io.pagemark.transforms.order;
 
-import io.pagemark.transforms.Backfill;
-
 import io.pagemark.key.KeyType;
 import io.pagemark.key.KeyValue;
 import java.io.DataInputStream;
@@ -16,7 +14,7 @@ import org.apache.beam.sdk.coders.CoderException;
  * Encodes a {@link KeyValue} as its type code, a varint length and its stored bytes. Not deterministic in Beam's
  * sense: a number keeps the decimal text DynamoDB returned, so equal numbers written differently ("1", "1.0") encode
  * differently. Never group by a {@code KeyValue}; group by its type and {@link KeyValue#sortableBytes()} (see
- * {@code Backfill.groupId}).
+ * {@link OrderGroups#groupId}).
  */
 public final class KeyValueCoder extends AtomicCoder<KeyValue> {
   private static final KeyValueCoder INSTANCE = new KeyValueCoder();

@@ -1,9 +1,11 @@
 package io.pagemark.transforms.order;
 
+import com.google.auto.value.AutoValue;
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.dynamo.IndexEntry;
 import io.pagemark.dynamo.KeySchema;
 import io.pagemark.key.KeyValue;
+import io.pagemark.order.TieOrder;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Objects;
@@ -15,12 +17,14 @@ import org.apache.beam.sdk.transforms.Filter;
 import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.transforms.View;
 import org.apache.beam.sdk.transforms.WithKeys;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionView;
 import org.apache.beam.sdk.values.TypeDescriptors;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Orders every group exactly as a Query on the index returns it, in parts that each fit a worker: the heart of
@@ -37,18 +41,33 @@ import org.apache.beam.sdk.values.TypeDescriptors;
  *
  * <p>Immutable: every {@code withX} returns a new configuration.
  */
-public final class OrderGroups extends PTransform<PCollection<IndexEntry>, PCollection<OrderedPart>> {
+@AutoValue
+public abstract class OrderGroups extends PTransform<PCollection<IndexEntry>, PCollection<OrderedPart>> {
   /** Parts of this many entries by default. */
   public static final long DEFAULT_MAX_PART_ENTRIES = 200_000;
 
-  private final KeySchema schema;
-  private final DynamoConnection connection;
-  private final long maxPartEntries;
+  /** The key schema of the entries. */
+  public abstract KeySchema getSchema();
 
-  private OrderGroups(KeySchema schema, DynamoConnection connection, long maxPartEntries) {
-    this.schema = schema;
-    this.connection = connection;
-    this.maxPartEntries = maxPartEntries;
+  abstract @Nullable DynamoConnection getTieResolution();
+
+  abstract @Nullable SerializableFunction<KeySchema, TieOrder> getTieOrder();
+
+  abstract long getMaxPartEntries();
+
+  abstract Builder toBuilder();
+
+  @AutoValue.Builder
+  abstract static class Builder {
+    abstract Builder setSchema(KeySchema schema);
+
+    abstract Builder setTieResolution(DynamoConnection connection);
+
+    abstract Builder setTieOrder(SerializableFunction<KeySchema, TieOrder> ties);
+
+    abstract Builder setMaxPartEntries(long n);
+
+    abstract OrderGroups build();
   }
 
   /**
@@ -57,12 +76,24 @@ public final class OrderGroups extends PTransform<PCollection<IndexEntry>, PColl
    * @throws NullPointerException if {@code schema} is null
    */
   public static OrderGroups of(KeySchema schema) {
-    return new OrderGroups(Objects.requireNonNull(schema, "schema"), null, DEFAULT_MAX_PART_ENTRIES);
+    return new AutoValue_OrderGroups.Builder()
+        .setSchema(Objects.requireNonNull(schema, "schema"))
+        .setMaxPartEntries(DEFAULT_MAX_PART_ENTRIES)
+        .build();
   }
 
-  /** Learns DynamoDB's order of equal sort keys by querying the schema's index through this connection. */
-  public OrderGroups withTieResolution(DynamoConnection c) {
-    return new OrderGroups(schema, Objects.requireNonNull(c, "connection"), maxPartEntries);
+  /**
+   * Learns DynamoDB's order of equal sort keys by querying the schema's index through this connection.
+   *
+   * @throws NullPointerException if {@code connection} is null
+   */
+  public OrderGroups withTieResolution(DynamoConnection connection) {
+    return toBuilder().setTieResolution(Objects.requireNonNull(connection, "connection")).build();
+  }
+
+  /** Puts runs of equal sort keys in this order instead of DynamoDB's (for tests: DynamoDB is not asked). */
+  OrderGroups withTieOrder(SerializableFunction<KeySchema, TieOrder> ties) {
+    return toBuilder().setTieOrder(Objects.requireNonNull(ties, "ties")).build();
   }
 
   /**
@@ -76,11 +107,12 @@ public final class OrderGroups extends PTransform<PCollection<IndexEntry>, PColl
     if (n < 1) {
       throw new IllegalArgumentException("maxPartEntries must be at least 1, not " + n);
     }
-    return new OrderGroups(schema, connection, n);
+    return toBuilder().setMaxPartEntries(n).build();
   }
 
   @Override
   public PCollection<OrderedPart> expand(PCollection<IndexEntry> entries) {
+    KeySchema schema = getSchema();
     PCollection<KV<String, IndexEntry>> byGroup =
         entries
             .apply(
@@ -89,7 +121,7 @@ public final class OrderGroups extends PTransform<PCollection<IndexEntry>, PColl
             .setCoder(KvCoder.of(StringUtf8Coder.of(), IndexEntryCoder.of()));
     PCollectionView<Map<String, GroupPlan>> plans =
         byGroup
-            .apply("Count and sample groups", Combine.perKey(new PlanGroupFn(maxPartEntries)))
+            .apply("Count and sample groups", Combine.perKey(new PlanGroupFn(getMaxPartEntries())))
             .setCoder(KvCoder.of(StringUtf8Coder.of(), new PlanGroupFn.GroupPlanCoder()))
             .apply("Keep big groups", Filter.by(kv -> kv.getValue().parts() > 1))
             .apply("Part plans", View.asMap());
@@ -97,7 +129,7 @@ public final class OrderGroups extends PTransform<PCollection<IndexEntry>, PColl
         .apply("Assign parts", ParDo.of(new AssignPartFn(plans)).withSideInputs(plans))
         .setCoder(KvCoder.of(StringUtf8Coder.of(), IndexEntryCoder.of()))
         .apply("Group by " + schema.groupAttribute() + " and part", GroupByKey.create())
-        .apply("Order parts", ParDo.of(new OrderPartFn(connection, schema, plans)).withSideInputs(plans))
+        .apply("Order parts", ParDo.of(new OrderPartFn(this, plans)).withSideInputs(plans))
         .setCoder(OrderedPartCoder.of());
   }
 

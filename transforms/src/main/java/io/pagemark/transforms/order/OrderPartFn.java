@@ -4,7 +4,6 @@ import io.pagemark.order.DynamoTieOrder;
 import io.pagemark.order.GroupRecords;
 import io.pagemark.order.TieOrder;
 import io.pagemark.transforms.Backfill;
-
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.dynamo.IndexEntry;
 import io.pagemark.dynamo.KeySchema;
@@ -23,25 +22,31 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * Orders one part of a group as DynamoDB does: sorts its entries by sort key, learns DynamoDB's order of each run of
  * equal sort keys ({@link DynamoTieOrder}), and emits the part's records. Holds one part in memory, never a group.
  */
-public final class OrderPartFn extends DoFn<KV<String, Iterable<IndexEntry>>, OrderedPart> {
-  private final DynamoConnection connection;
-  private final KeySchema schema;
+final class OrderPartFn extends DoFn<KV<String, Iterable<IndexEntry>>, OrderedPart> {
+  private final OrderGroups spec;
   private final PCollectionView<Map<String, GroupPlan>> plans;
   private final Counter partsOrdered = Metrics.counter(Backfill.METRICS, "partsOrdered");
   private final Counter tieQueries = Metrics.counter(Backfill.METRICS, "tieQueries");
   private final Counter retries = Metrics.counter(Backfill.METRICS, "throttledRetries");
   private transient DynamoDbClient client;
+  private transient TieOrder ties;
 
-  public OrderPartFn(DynamoConnection connection, KeySchema schema, PCollectionView<Map<String, GroupPlan>> plans) {
-    this.connection = connection;
-    this.schema = schema;
+  OrderPartFn(OrderGroups spec, PCollectionView<Map<String, GroupPlan>> plans) {
+    this.spec = spec;
     this.plans = plans;
   }
 
   @Setup
   public void setup() {
-    if (connection != null && schema.tiesPossible() && schema.indexName() != null) {
+    KeySchema schema = spec.getSchema();
+    DynamoConnection connection = spec.getTieResolution();
+    if (spec.getTieOrder() != null) {
+      ties = spec.getTieOrder().apply(schema);
+    } else if (connection != null && schema.tiesPossible() && schema.indexName() != null) {
       client = connection.client(retries::inc);
+      ties = new DynamoTieOrder(client, schema, tieQueries::inc);
+    } else {
+      ties = TieOrder.UNKNOWN;
     }
   }
 
@@ -54,7 +59,6 @@ public final class OrderPartFn extends DoFn<KV<String, Iterable<IndexEntry>>, Or
     List<IndexEntry> sorted = new ArrayList<>();
     element.getValue().forEach(sorted::add);
     sorted.sort(IndexEntry.ORDER);
-    TieOrder ties = client == null ? TieOrder.UNKNOWN : new DynamoTieOrder(client, schema, tieQueries::inc);
     List<IndexRecord> records = new ArrayList<>(sorted.size());
     GroupRecords g = new GroupRecords(ties, records::add);
     for (IndexEntry e : sorted) {

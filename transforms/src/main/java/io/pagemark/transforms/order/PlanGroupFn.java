@@ -15,12 +15,12 @@ import org.apache.beam.sdk.transforms.Combine;
  * deterministic (an entry is sampled when a hash of its keys falls in a fixed bucket), so every run plans the same
  * parts, and it is small: about 64 sort keys per {@code maxPartEntries} entries.
  */
-public final class PlanGroupFn extends Combine.CombineFn<IndexEntry, PlanGroupFn.Sample, GroupPlan> {
+final class PlanGroupFn extends Combine.CombineFn<IndexEntry, PlanGroupFn.Sample, GroupPlan> {
   static final int SAMPLES_PER_PART = 64;
   private final long maxPartEntries;
   private final long sampleEvery;
 
-  public PlanGroupFn(long maxPartEntries) {
+  PlanGroupFn(long maxPartEntries) {
     this.maxPartEntries = maxPartEntries;
     this.sampleEvery = Math.max(1, maxPartEntries / SAMPLES_PER_PART);
   }
@@ -111,7 +111,7 @@ public final class PlanGroupFn extends Combine.CombineFn<IndexEntry, PlanGroupFn
   }
 
   /** Encodes a plan as its boundaries. */
-  public static final class GroupPlanCoder extends org.apache.beam.sdk.coders.AtomicCoder<GroupPlan> {
+  static final class GroupPlanCoder extends org.apache.beam.sdk.coders.AtomicCoder<GroupPlan> {
     @Override
     public void encode(GroupPlan p, java.io.OutputStream out) throws java.io.IOException {
       writeKeys(new java.io.DataOutputStream(out), p.boundaries());

@@ -98,8 +98,8 @@ public final class DecodeChangesFn extends DoFn<KinesisRecord, IndexChange> {
       text = Base64.getEncoder().encodeToString(data);
       field = "dataBase64";
     }
-    return "{\"reason\":" + Json.quote(reason) + ",\"shardId\":" + Json.quote(r.getShardId())
-        + ",\"sequenceNumber\":" + Json.quote(r.getSequenceNumber()) + ",\"arrival\":"
-        + Json.quote(r.getApproximateArrivalTimestamp().toString()) + ",\"" + field + "\":" + Json.quote(text) + "}";
+    return Json.write(Json.object().put("reason", reason).put("shardId", r.getShardId())
+        .put("sequenceNumber", r.getSequenceNumber()).put("arrival", r.getApproximateArrivalTimestamp().toString())
+        .put(field, text));
   }
 }

@@ -1,6 +1,8 @@
 package io.pagemark.transforms.source;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pagemark.transforms.Backfill;
+import io.pagemark.transforms.BuildContext.ScanCounts;
 
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.dynamo.IndexEntry;
@@ -91,18 +93,18 @@ public final class ScanSegmentFn extends DoFn<Integer, IndexEntry> {
           skipped.inc();
         } else {
           deadLetters.inc();
-          out.get(DEAD_LETTERS)
-              .output("{\"reason\":" + Json.quote(x.rejection()) + ",\"key\":"
-                  + ItemKeys.describe(item, schema.primaryKeyNames()) + ",\"attributes\":"
-                  + ItemKeys.describe(item, names) + "}");
+          ObjectNode line = Json.object().put("reason", x.rejection());
+          line.set("key", ItemKeys.describeJson(item, schema.primaryKeyNames()));
+          line.set("attributes", ItemKeys.describeJson(item, names));
+          out.get(DEAD_LETTERS).output(Json.write(line));
         }
       }
       itemsRead.inc(page.items().size());
       start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
     } while (start != null);
-    out.get(TALLIES).output(KV.of(Tally.ITEMS_SCANNED, scanned));
-    out.get(TALLIES).output(KV.of(Tally.SKIPPED_NO_GROUP_KEY, noGroup));
-    out.get(TALLIES).output(KV.of(Tally.SKIPPED_NO_SORT_KEY, noSort));
+    out.get(TALLIES).output(KV.of(ScanCounts.ITEMS_SCANNED, scanned));
+    out.get(TALLIES).output(KV.of(ScanCounts.SKIPPED_NO_GROUP_KEY, noGroup));
+    out.get(TALLIES).output(KV.of(ScanCounts.SKIPPED_NO_SORT_KEY, noSort));
   }
 
   private List<String> projected() {
@@ -118,14 +120,5 @@ public final class ScanSegmentFn extends DoFn<Integer, IndexEntry> {
     if (client != null) {
       client.close();
     }
-  }
-
-  /** Names of the counts the scan reports per segment. */
-  public static final class Tally {
-    public static final String ITEMS_SCANNED = "itemsScanned";
-    public static final String SKIPPED_NO_GROUP_KEY = "skippedNoGroupKey";
-    public static final String SKIPPED_NO_SORT_KEY = "skippedNoSortKey";
-
-    private Tally() {}
   }
 }

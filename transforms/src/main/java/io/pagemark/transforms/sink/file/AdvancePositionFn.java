@@ -15,7 +15,7 @@ import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
  * decoded and its changes written (the window fires only when the watermark passed its end, and the watermark waits
  * for pending writes), so the WAL's resume position moves to the window's end.
  */
-public final class AdvancePositionFn extends DoFn<Long, Long> {
+final class AdvancePositionFn extends DoFn<Long, Long> {
   private final String root;
   private final Gauge position = Metrics.gauge(StreamToWal.METRICS, "positionMillis");
   private transient long written = Long.MIN_VALUE;

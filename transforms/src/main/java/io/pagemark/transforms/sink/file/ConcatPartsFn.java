@@ -20,7 +20,7 @@ import org.apache.beam.sdk.values.KV;
  * Joins the part files of a big group, in part order, into its group file: one sequential pass, with records widened
  * to the group's widest part (padding is zeros, so widening changes nothing else). Memory use is one read block.
  */
-public final class ConcatPartsFn extends DoFn<KV<String, Iterable<WritePartFn.PartFile>>, GroupSummary> {
+final class ConcatPartsFn extends DoFn<KV<String, Iterable<WritePartFn.PartFile>>, GroupSummary> {
   private final KeySchema schema;
   private final BuildOutput output;
   private final String buildId;

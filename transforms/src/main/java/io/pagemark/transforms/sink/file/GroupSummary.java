@@ -8,7 +8,7 @@ import java.io.Serializable;
  * @param file the file's path relative to the build directory
  * @param manifestLine the group's line of {@code manifest.jsonl}
  */
-public record GroupSummary(String file, String manifestLine, long entries, long tieRuns, long unresolvedRuns)
+record GroupSummary(String file, String manifestLine, long entries, long tieRuns, long unresolvedRuns)
     implements Serializable {
   private static final long serialVersionUID = 1L;
 }

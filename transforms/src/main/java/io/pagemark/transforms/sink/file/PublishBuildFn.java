@@ -1,6 +1,6 @@
 package io.pagemark.transforms.sink.file;
 
-import io.pagemark.transforms.source.ScanSegmentFn;
+import io.pagemark.transforms.BuildContext.ScanCounts;
 
 import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.BuildCollector;
@@ -23,7 +23,7 @@ import org.apache.beam.sdk.values.PCollectionView;
  * checks that every item scanned is accounted for, writes {@code build.json}, publishes the build atomically
  * ({@link BuildOutput#publish}), and removes builds older than the newest {@code keepBuilds}.
  */
-public final class PublishBuildFn extends DoFn<String, BuildInfo.Counts> {
+final class PublishBuildFn extends DoFn<String, BuildInfo.Counts> {
   private final KeySchema schema;
   private final BuildOutput output;
   private final String buildId;
@@ -71,9 +71,9 @@ public final class PublishBuildFn extends DoFn<String, BuildInfo.Counts> {
       }
     }
     Map<String, Long> t = c.sideInput(tallies);
-    long scanned = t.getOrDefault(ScanSegmentFn.Tally.ITEMS_SCANNED, 0L);
-    long noGroup = t.getOrDefault(ScanSegmentFn.Tally.SKIPPED_NO_GROUP_KEY, 0L);
-    long noSort = t.getOrDefault(ScanSegmentFn.Tally.SKIPPED_NO_SORT_KEY, 0L);
+    long scanned = t.getOrDefault(ScanCounts.ITEMS_SCANNED, 0L);
+    long noGroup = t.getOrDefault(ScanCounts.SKIPPED_NO_GROUP_KEY, 0L);
+    long noSort = t.getOrDefault(ScanCounts.SKIPPED_NO_SORT_KEY, 0L);
     long dead = c.sideInput(deadLetters);
     BuildInfo.Counts counts =
         new BuildInfo.Counts(scanned, entries, summaries.size(), noGroup, noSort, dead, tieRuns, unresolved);

@@ -1,5 +1,6 @@
 package io.pagemark.transforms.sink.file;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pagemark.transforms.order.OrderGroups;
 import io.pagemark.transforms.Backfill;
 import io.pagemark.transforms.order.OrderedPart;
@@ -21,15 +22,15 @@ import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.TupleTag;
 
 /**
- * Writes an ordered part into the build being written ({@link BuildOutput}): a group of one part straight to its group file; a part of a bigger
- * group to a part file (same format, its own record width) that {@link ConcatPartsFn} joins once all parts exist.
+ * Writes an ordered part into the build being written ({@link BuildOutput}): a group of one part straight to its
+ * group file; a part of a bigger group to a part file (same format, its own record width) that {@link ConcatPartsFn} joins once all parts exist.
  */
-public final class WritePartFn extends DoFn<OrderedPart, GroupSummary> {
-  public static final TupleTag<GroupSummary> GROUPS = new TupleTag<>("groups") {};
-  public static final TupleTag<KV<String, PartFile>> PARTS = new TupleTag<>("parts") {};
+final class WritePartFn extends DoFn<OrderedPart, GroupSummary> {
+  static final TupleTag<GroupSummary> GROUPS = new TupleTag<>("groups") {};
+  static final TupleTag<KV<String, PartFile>> PARTS = new TupleTag<>("parts") {};
 
   /** A written part file of a group. */
-  public record PartFile(int part, int parts, String path, long entries, int width) implements Serializable {
+  record PartFile(int part, int parts, String path, long entries, int width) implements Serializable {
     private static final long serialVersionUID = 1L;
   }
 
@@ -110,11 +111,11 @@ public final class WritePartFn extends DoFn<OrderedPart, GroupSummary> {
 
   static GroupSummary summary(KeyValue group, GroupHeader done, Stats stats) {
     String relative = GroupPaths.relativePath(group);
-    String line =
-        "{\"group\":" + group + ",\"file\":" + Json.quote(relative) + ",\"count\":" + done.entryCount()
-            + ",\"recordWidth\":" + done.recordWidth() + ",\"sha256\":\""
-            + HexFormat.of().formatHex(done.recordsSha256()) + "\",\"tieRuns\":" + stats.tieRuns()
-            + ",\"tieRunsUnresolved\":" + stats.unresolvedRuns() + "}";
+    ObjectNode manifestLine = Json.object();
+    manifestLine.set("group", Json.of(group));
+    String line = Json.write(manifestLine.put("file", relative).put("count", done.entryCount())
+        .put("recordWidth", done.recordWidth()).put("sha256", HexFormat.of().formatHex(done.recordsSha256()))
+        .put("tieRuns", stats.tieRuns()).put("tieRunsUnresolved", stats.unresolvedRuns()));
     return new GroupSummary(relative, line, done.entryCount(), stats.tieRuns(), stats.unresolvedRuns());
   }
 }

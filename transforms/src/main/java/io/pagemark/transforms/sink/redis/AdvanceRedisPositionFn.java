@@ -1,9 +1,7 @@
 package io.pagemark.transforms.sink.redis;
 
-import io.pagemark.transforms.sink.file.AdvancePositionFn;
-import io.pagemark.transforms.sink.file.StreamToWal;
-
 import io.pagemark.commit.redis.RedisSession;
+import io.pagemark.transforms.sink.file.StreamToWal;
 import org.apache.beam.sdk.metrics.Gauge;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.DoFn;
@@ -11,8 +9,8 @@ import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 
 /**
- * The Redis twin of {@link AdvancePositionFn}: once per completed window of arrival times (every record before its end
- * was decoded and its changes applied), moves the resume position in {@code P stream} to the window's end, never back.
+ * Once per completed window of arrival times (every record before its end was decoded and its changes applied), moves
+ * the resume position in {@code P stream} to the window's end, never back; the WAL's position moves the same way.
  */
 final class AdvanceRedisPositionFn extends DoFn<Long, Long> {
   private final RedisStreamTarget target;

@@ -1,5 +1,6 @@
 package io.pagemark.transforms.sink.redis;
 
+import com.google.auto.value.AutoValue;
 import io.pagemark.commit.redis.RedisChangeApplier;
 import io.pagemark.transforms.sink.file.StreamToWal;
 
@@ -17,18 +18,71 @@ import java.util.List;
 import java.util.Optional;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * What the Redis stream's steps share: the server, the key prefix, the schema, where ties are resolved (null: marked
- * unknown) and the dedupe window. Serializable; also reads and advances the resume position.
+ * What the Redis stream's steps share: the server, the key prefix, the schema, where runs of equal sort keys are
+ * resolved (none: marked unknown) and the dedupe window; it also reads and advances the stream's resume position.
+ * Immutable and serializable; {@link #builder} makes one, {@link StreamToRedis} makes its own from its configuration.
  */
-public record RedisStreamTarget(
-    RedisAddress address, String keyPrefix, KeySchema schema, DynamoConnection ties, long dedupeMillis)
-    implements Serializable {
+@AutoValue
+public abstract class RedisStreamTarget implements Serializable {
   private static final long serialVersionUID = 1L;
   static final long MAX_RETRY_MILLIS = 60_000;
   static final byte[] POSITION = "position".getBytes(StandardCharsets.US_ASCII);
+
+  /** The Redis server. */
+  public abstract RedisAddress address();
+
+  /** The prefix of the index's keys. */
+  public abstract String keyPrefix();
+
+  /** The index's key schema. */
+  public abstract KeySchema schema();
+
+  /** Where DynamoDB's order of equal sort keys is learned; null leaves such runs unresolved. */
+  public abstract @Nullable DynamoConnection ties();
+
+  /** How long the ledger remembers an item's version. */
+  public abstract long dedupeMillis();
+
+  /** A builder with a dedupe window of 24 hours and no tie resolution. */
+  public static Builder builder() {
+    return new AutoValue_RedisStreamTarget.Builder().setDedupeMillis(StreamToRedis.DEFAULT_DEDUPE_MILLIS);
+  }
+
+  /** Builds a {@link RedisStreamTarget}; address, key prefix and schema are required. */
+  @AutoValue.Builder
+  public abstract static class Builder {
+    public abstract Builder setAddress(RedisAddress address);
+
+    public abstract Builder setKeyPrefix(String prefix);
+
+    public abstract Builder setSchema(KeySchema schema);
+
+    public abstract Builder setTies(@Nullable DynamoConnection connection);
+
+    public abstract Builder setDedupeMillis(long millis);
+
+    abstract RedisStreamTarget autoBuild();
+
+    /**
+     * The target.
+     *
+     * @throws IllegalStateException if the address, key prefix or schema is missing
+     * @throws IllegalArgumentException if the key prefix is not one {@link RedisLayout} accepts, or the dedupe window
+     *     is not positive
+     */
+    public RedisStreamTarget build() {
+      RedisStreamTarget t = autoBuild();
+      new RedisLayout(t.keyPrefix());
+      if (t.dedupeMillis() < 1) {
+        throw new IllegalArgumentException("the dedupe window must be positive, not " + t.dedupeMillis() + " ms");
+      }
+      return t;
+    }
+  }
 
   /** KEYS: stream hash. ARGV: position (epoch ms). Moves the position forward only; returns 1 when it moved. */
   static final byte[] ADVANCE =
@@ -38,22 +92,26 @@ public record RedisStreamTarget(
               + "return 1")
           .getBytes(StandardCharsets.UTF_8);
 
+  /** The index's key layout. */
   public RedisLayout layout() {
-    return new RedisLayout(keyPrefix);
+    return new RedisLayout(keyPrefix());
   }
 
+  /** A session that retries as Beam's FluentBackoff says, for up to a minute, counting retries as a metric. */
   RedisSession session(String clientName) {
     Counter retries = Metrics.counter(StreamToWal.METRICS, "redisRetries");
-    return new RedisSession(address, clientName, MAX_RETRY_MILLIS, retries::inc);
+    return new RedisSession(address(), clientName, new FluentRedisBackoff(MAX_RETRY_MILLIS), retries::inc);
   }
 
   /** An applier with its own connections; the caller closes it (and the DynamoDB client, if any). */
   Applier applier(String clientName) {
+    DynamoConnection ties = ties();
     DynamoDbClient client =
         ties == null ? null : ties.client(Metrics.counter(StreamToWal.METRICS, "throttledRetries")::inc);
     TieOrder order = client == null ? TieOrder.UNKNOWN
-        : new DynamoTieOrder(client, schema, Metrics.counter(StreamToWal.METRICS, "tieQueries")::inc);
-    return new Applier(new RedisChangeApplier(session(clientName), layout(), schema, order, dedupeMillis), client);
+        : new DynamoTieOrder(client, schema(), Metrics.counter(StreamToWal.METRICS, "tieQueries")::inc);
+    return new Applier(new RedisChangeApplier(session(clientName), layout(), schema(), order, dedupeMillis()),
+        client);
   }
 
   /** An applier and the DynamoDB client its tie order uses. */

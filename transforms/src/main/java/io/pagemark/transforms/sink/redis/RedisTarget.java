@@ -1,5 +1,6 @@
 package io.pagemark.transforms.sink.redis;
 
+import com.google.auto.value.AutoValue;
 import io.pagemark.commit.redis.RedisFailure;
 import io.pagemark.commit.redis.RedisSession;
 
@@ -18,19 +19,53 @@ import redis.clients.jedis.Jedis;
 
 /**
  * Everything the Redis sink's steps share: where to write, the key layout, the index's schema, the build, and the
- * tuning. Immutable and serializable (it travels to the workers inside the DoFns).
+ * tuning. Immutable and serializable (it travels to the workers inside the DoFns); made by
+ * {@link WriteRedisSortedSets} from its configuration.
  */
-record RedisTarget(
-    RedisAddress address,
-    String keyPrefix,
-    RedisIndexMeta schema,
-    String buildId,
-    long buildTimeMillis,
-    int batchSize,
-    long temporaryTtlMillis,
-    long maxRetryMillis)
-    implements Serializable {
+@AutoValue
+abstract class RedisTarget implements Serializable {
   private static final long serialVersionUID = 1L;
+
+  abstract RedisAddress address();
+
+  abstract String keyPrefix();
+
+  abstract RedisIndexMeta schema();
+
+  abstract String buildId();
+
+  abstract long buildTimeMillis();
+
+  abstract int batchSize();
+
+  abstract long temporaryTtlMillis();
+
+  abstract long maxRetryMillis();
+
+  static Builder builder() {
+    return new AutoValue_RedisTarget.Builder();
+  }
+
+  @AutoValue.Builder
+  abstract static class Builder {
+    abstract Builder setAddress(RedisAddress address);
+
+    abstract Builder setKeyPrefix(String prefix);
+
+    abstract Builder setSchema(RedisIndexMeta schema);
+
+    abstract Builder setBuildId(String id);
+
+    abstract Builder setBuildTimeMillis(long millis);
+
+    abstract Builder setBatchSize(int n);
+
+    abstract Builder setTemporaryTtlMillis(long millis);
+
+    abstract Builder setMaxRetryMillis(long millis);
+
+    abstract RedisTarget build();
+  }
 
   /** Creates the meta hash with this schema unless it exists; returns the hash as it is now. */
   private static final String RECORD_SCHEMA =
@@ -38,11 +73,12 @@ record RedisTarget(
           + "return redis.call('HGETALL', KEYS[1])";
 
   RedisLayout layout() {
-    return new RedisLayout(keyPrefix);
+    return new RedisLayout(keyPrefix());
   }
 
+  /** A session that retries as Beam's FluentBackoff says, within the retry time, counting retries in {@code retries}. */
   RedisSession session(String clientName, Counter retries) {
-    return new RedisSession(address, clientName, maxRetryMillis, retries::inc);
+    return new RedisSession(address(), clientName, new FluentRedisBackoff(maxRetryMillis()), retries::inc);
   }
 
   /**
@@ -59,20 +95,20 @@ record RedisTarget(
     } catch (IllegalArgumentException e) {
       throw RedisFailure.of(conflict("an index this version cannot read (" + e.getMessage() + ")"), e);
     }
-    if (!existing.sameSchema(schema)) {
+    if (!existing.sameSchema(schema())) {
       throw RedisFailure.of(conflict("the index of " + existing.describeSchema() + ", not of "
-          + schema.describeSchema()), null);
+          + schema().describeSchema()), null);
     }
   }
 
   private String conflict(String what) {
-    return "key prefix " + Json.quote(keyPrefix) + " at " + address + " holds " + what
+    return "key prefix " + Json.quote(keyPrefix()) + " at " + address() + " holds " + what
         + "; choose another --redisKeyPrefix, or delete that index's keys first";
   }
 
   /** Records the schema if the prefix is new, and checks it otherwise. Idempotent. */
   void recordSchema(Jedis j) {
-    Map<byte[], byte[]> fields = schema.schemaFields();
+    Map<byte[], byte[]> fields = schema().schemaFields();
     List<byte[]> args = new ArrayList<>();
     fields.forEach((k, v) -> {
       args.add(k);
@@ -94,6 +130,7 @@ record RedisTarget(
 
   /** The registry's value for this index: what it indexes, for someone listing the indexes of a database. */
   byte[] registryValue() {
+    RedisIndexMeta schema = schema();
     String what = schema.table() + (schema.indexName() == null ? "" : "/" + schema.indexName());
     return what.getBytes(StandardCharsets.UTF_8);
   }

@@ -1,11 +1,14 @@
 package io.pagemark.transforms.sink.redis;
 
+import com.google.auto.value.AutoValue;
 import io.pagemark.change.ChangeDecoder;
 import io.pagemark.change.IndexChange;
 import io.pagemark.commit.redis.RedisChangeApplier;
 import io.pagemark.transforms.sink.file.StreamToWal;
 import io.pagemark.transforms.source.DecodeChangesFn;
+import io.pagemark.transforms.order.OrderGroups;
 import io.pagemark.transforms.source.IndexChangeCoder;
+import io.pagemark.transforms.source.StreamWindows;
 
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.dynamo.KeySchema;
@@ -18,6 +21,7 @@ import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.io.aws2.kinesis.KinesisRecord;
+import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.PTransform;
@@ -29,6 +33,7 @@ import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TupleTagList;
 import org.apache.beam.sdk.values.TypeDescriptors;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 
 /**
@@ -42,65 +47,107 @@ import org.joda.time.Duration;
  * pipeline.apply(KinesisIO.read()...)
  *     .apply(StreamToRedis.of(schema).to(RedisAddress.parse("redis://127.0.0.1:6379/0"), prefix));
  * }</pre>
+ *
+ * <p>Immutable: every {@code withX} returns a new configuration.
  */
-public final class StreamToRedis extends PTransform<PCollection<KinesisRecord>, PCollection<Long>> {
+@AutoValue
+public abstract class StreamToRedis extends PTransform<PCollection<KinesisRecord>, PCollection<Long>> {
   /** Dead letters kept in Redis, newest last. */
   static final long MAX_DEAD_LETTERS = 100_000;
   static final long DEFAULT_DEDUPE_MILLIS = TimeUnit.HOURS.toMillis(24);
 
-  private final KeySchema schema;
-  private final RedisAddress address;
-  private final String prefix;
-  private final DynamoConnection ties;
-  private final Duration flush;
-  private final long dedupeMillis;
-  private final boolean countRecords;
+  abstract KeySchema getSchema();
 
-  private StreamToRedis(KeySchema schema, RedisAddress address, String prefix, DynamoConnection ties, Duration flush,
-      long dedupeMillis, boolean countRecords) {
-    this.schema = schema;
-    this.address = address;
-    this.prefix = prefix;
-    this.ties = ties;
-    this.flush = flush;
-    this.dedupeMillis = dedupeMillis;
-    this.countRecords = countRecords;
+  abstract @Nullable RedisAddress getAddress();
+
+  abstract @Nullable String getKeyPrefix();
+
+  abstract @Nullable DynamoConnection getTies();
+
+  abstract Duration getFlushInterval();
+
+  abstract java.time.Duration getDedupeWindow();
+
+  abstract boolean getCountRecords();
+
+  abstract Builder toBuilder();
+
+  @AutoValue.Builder
+  abstract static class Builder {
+    abstract Builder setSchema(KeySchema schema);
+
+    abstract Builder setAddress(RedisAddress address);
+
+    abstract Builder setKeyPrefix(String prefix);
+
+    abstract Builder setTies(DynamoConnection connection);
+
+    abstract Builder setFlushInterval(Duration interval);
+
+    abstract Builder setDedupeWindow(java.time.Duration window);
+
+    abstract Builder setCountRecords(boolean count);
+
+    abstract StreamToRedis build();
   }
 
-  /** Changes of an index with this key schema; {@link #to} required; flushes every second; ties left unknown. */
+  /**
+   * Changes of an index with this key schema; {@link #to} required; flushes every second; ties left unknown.
+   *
+   * @throws NullPointerException if {@code schema} is null
+   */
   public static StreamToRedis of(KeySchema schema) {
-    return new StreamToRedis(Objects.requireNonNull(schema), null, null, null, Duration.standardSeconds(1),
-        DEFAULT_DEDUPE_MILLIS, true);
+    return new AutoValue_StreamToRedis.Builder()
+        .setSchema(Objects.requireNonNull(schema, "schema"))
+        .setFlushInterval(Duration.standardSeconds(1))
+        .setDedupeWindow(java.time.Duration.ofMillis(DEFAULT_DEDUPE_MILLIS))
+        .setCountRecords(true)
+        .build();
   }
 
-  /** The Redis index: its server and key prefix. */
+  /**
+   * The Redis index: its server and key prefix.
+   *
+   * @throws NullPointerException if the address is null
+   * @throws IllegalArgumentException if {@link RedisLayout} refuses the prefix
+   */
   public StreamToRedis to(RedisAddress a, String keyPrefix) {
     new RedisLayout(keyPrefix); // validates
-    return new StreamToRedis(schema, Objects.requireNonNull(a), keyPrefix, ties, flush, dedupeMillis, countRecords);
+    return toBuilder().setAddress(Objects.requireNonNull(a, "address")).setKeyPrefix(keyPrefix).build();
   }
 
   /**
    * Resolves DynamoDB's order of the runs of equal sort keys that changes touch by querying the GSI (as the backfill
    * and {@code commit --resolveTies} do); without it, such runs are marked unknown and lookups step around them.
+   *
+   * @throws NullPointerException if {@code c} is null
    */
   public StreamToRedis withTiesFrom(DynamoConnection c) {
-    return new StreamToRedis(schema, address, prefix, c, flush, dedupeMillis, countRecords);
+    return toBuilder().setTies(Objects.requireNonNull(c, "connection")).build();
   }
 
-  /** How long changes wait, at most, before they are applied. */
+  /**
+   * How long changes wait, at most, before they are applied.
+   *
+   * @throws IllegalArgumentException unless positive
+   */
   public StreamToRedis withFlushInterval(Duration d) {
     if (d.getMillis() < 1) {
       throw new IllegalArgumentException("flush interval must be positive, not " + d);
     }
-    return new StreamToRedis(schema, address, prefix, ties, d, dedupeMillis, countRecords);
+    return toBuilder().setFlushInterval(d).build();
   }
 
-  /** How long the ledger remembers an item's version (changes older than that are stale); 24 h by default. */
+  /**
+   * How long the ledger remembers an item's version (changes older than that are stale); 24 h by default.
+   *
+   * @throws IllegalArgumentException unless at least a millisecond
+   */
   public StreamToRedis withDedupeWindow(java.time.Duration d) {
     if (d.toMillis() < 1) {
       throw new IllegalArgumentException("dedupe window must be positive, not " + d);
     }
-    return new StreamToRedis(schema, address, prefix, ties, flush, d.toMillis(), countRecords);
+    return toBuilder().setDedupeWindow(d).build();
   }
 
   /**
@@ -108,23 +155,43 @@ public final class StreamToRedis extends PTransform<PCollection<KinesisRecord>, 
    * {@code deadLetters}) uncounted, for a pipeline where {@link StreamToWal} reads the same records and counts them.
    */
   public StreamToRedis withoutRecordCounts() {
-    return new StreamToRedis(schema, address, prefix, ties, flush, dedupeMillis, false);
+    return toBuilder().setCountRecords(false).build();
   }
 
   @Override
-  public void validate(org.apache.beam.sdk.options.PipelineOptions options) {
-    if (address == null) {
+  public void validate(@Nullable PipelineOptions options) {
+    if (getAddress() == null) {
       throw new IllegalArgumentException("StreamToRedis needs a Redis index: to(address, keyPrefix)");
     }
   }
 
+  /**
+   * The Redis index this stream writes, as its steps share it.
+   *
+   * @throws IllegalStateException if {@link #to} was not given
+   */
+  RedisStreamTarget target() {
+    if (getAddress() == null) {
+      throw new IllegalStateException("StreamToRedis needs a Redis index: to(address, keyPrefix)");
+    }
+    return RedisStreamTarget.builder()
+        .setAddress(getAddress())
+        .setKeyPrefix(getKeyPrefix())
+        .setSchema(getSchema())
+        .setTies(getTies())
+        .setDedupeMillis(getDedupeWindow().toMillis())
+        .build();
+  }
+
   @Override
   public PCollection<Long> expand(PCollection<KinesisRecord> records) {
-    RedisStreamTarget target = new RedisStreamTarget(address, prefix, schema, ties, dedupeMillis);
+    RedisStreamTarget target = target();
+    KeySchema schema = getSchema();
+    Duration flush = getFlushInterval();
     PCollectionTuple decoded =
         records.apply(
             "Decode change records",
-            ParDo.of(new DecodeChangesFn(new ChangeDecoder(schema), countRecords))
+            ParDo.of(new DecodeChangesFn(new ChangeDecoder(schema), getCountRecords()))
                 .withOutputTags(DecodeChangesFn.CHANGES,
                     TupleTagList.of(DecodeChangesFn.DEAD_LETTERS).and(DecodeChangesFn.RECORDS)));
 
@@ -133,9 +200,10 @@ public final class StreamToRedis extends PTransform<PCollection<KinesisRecord>, 
             .get(DecodeChangesFn.CHANGES)
             .setCoder(IndexChangeCoder.of())
             .apply("Key by " + schema.groupAttribute(),
-                WithKeys.<String, IndexChange>of(StreamToWal::groupId).withKeyType(TypeDescriptors.strings()))
+                WithKeys.<String, IndexChange>of(c -> OrderGroups.groupId(c.group()))
+                    .withKeyType(TypeDescriptors.strings()))
             .setCoder(KvCoder.of(StringUtf8Coder.of(), IndexChangeCoder.of()))
-            .apply("Flush every " + flush.getMillis() + " ms", StreamToWal.flushWindow(flush))
+            .apply("Flush every " + flush.getMillis() + " ms", StreamWindows.flush(flush))
             .apply("Group by " + schema.groupAttribute(), GroupByKey.create())
             .apply("Apply to Redis sorted sets", ParDo.of(new ApplyRedisChangesFn(target)))
             .setCoder(VarLongCoder.of());
@@ -145,18 +213,18 @@ public final class StreamToRedis extends PTransform<PCollection<KinesisRecord>, 
             .get(DecodeChangesFn.DEAD_LETTERS)
             .setCoder(StringUtf8Coder.of())
             .apply("Shard dead letters",
-                WithKeys.<Integer, String>of(l -> Math.floorMod(l.hashCode(), StreamToWal.DEAD_LETTER_SHARDS))
+                WithKeys.<Integer, String>of(l -> Math.floorMod(l.hashCode(), StreamWindows.DEAD_LETTER_SHARDS))
                     .withKeyType(TypeDescriptors.integers()))
             .setCoder(KvCoder.of(VarIntCoder.of(), StringUtf8Coder.of()))
-            .apply("Flush dead letters", StreamToWal.flushWindow(flush))
+            .apply("Flush dead letters", StreamWindows.flush(flush))
             .apply("Group dead letters", GroupByKey.create())
             .apply("Push dead letters to Redis", ParDo.of(new PushRedisDeadLettersFn(target)))
             .setCoder(VarLongCoder.of());
 
     PCollection<Long> read = decoded.get(DecodeChangesFn.RECORDS).setCoder(VarLongCoder.of());
-    return PCollectionList.of(StreamToWal.positionWindow(read, "records"))
-        .and(StreamToWal.positionWindow(applied, "applied"))
-        .and(StreamToWal.positionWindow(deadLetters, "dead letters"))
+    return PCollectionList.of(StreamWindows.arrivalSeconds(read, "records"))
+        .and(StreamWindows.arrivalSeconds(applied, "applied"))
+        .and(StreamWindows.arrivalSeconds(deadLetters, "dead letters"))
         .apply("Everything applied", Flatten.pCollections())
         .apply("Per arrival second", Sum.longsGlobally().withoutDefaults())
         .apply("Advance Redis resume position", ParDo.of(new AdvanceRedisPositionFn(target)))

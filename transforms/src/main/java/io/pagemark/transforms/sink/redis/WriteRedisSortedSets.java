@@ -1,5 +1,6 @@
 package io.pagemark.transforms.sink.redis;
 
+import com.google.auto.value.AutoValue;
 import io.pagemark.commit.redis.RedisFailure;
 import io.pagemark.format.BuildIds;
 import io.pagemark.transforms.order.OrderedPart;
@@ -32,12 +33,13 @@ import org.apache.beam.sdk.transforms.Wait;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionView;
 import org.apache.beam.sdk.values.TypeDescriptor;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * Writes an index into Redis: one sorted set per group, members encoded so that Redis's rank order is the index's
- * order (see {@link io.pagemark.format.redis.SortedSetMember}), read back by {@link io.pagemark.lookup.redis.RedisIndex}. Each
+ * order (see {@link io.pagemark.format.redis.SortedSetMember}), read back by {@link io.pagemark.lookup.Indexes#open(String)}. Each
  * {@link OrderedPart} is loaded with pipelined ZADD batches into the build's temporary set of its group (parts load in
  * parallel); once all parts of a group are loaded, the temporary set is checked and RENAMEd over the live one, so
  * readers see each group's old or new set, never a partial one. Finally the build is recorded, groups the table no
@@ -53,107 +55,144 @@ import redis.clients.jedis.exceptions.JedisException;
  * and Redis restarts are retried (see {@link #withMaxRetryTime}); a set that Redis lost after it was loaded (a
  * restart without persistence) is never published: the pipeline fails and says so.
  */
-public final class WriteRedisSortedSets extends PTransform<PCollection<OrderedPart>, PCollection<RedisLoadSummary>>
-    implements IndexSink {
+@AutoValue
+public abstract class WriteRedisSortedSets
+    extends PTransform<PCollection<OrderedPart>, PCollection<RedisLoadSummary>> implements IndexSink {
   public static final int DEFAULT_BATCH_SIZE = 1_000;
   public static final Duration DEFAULT_TEMPORARY_TTL = Duration.ofHours(6);
   public static final Duration DEFAULT_MAX_RETRY_TIME = Duration.ofSeconds(60);
 
-  private final RedisAddress address;
-  private final KeySchema schema;
-  private final String keyPrefix;
-  private final String buildId;
-  private final long buildTimeMillis;
-  private final int batchSize;
-  private final Duration temporaryTtl;
-  private final Duration maxRetryTime;
-  private final boolean checkBeforeRun;
+  abstract RedisAddress getAddress();
 
-  private WriteRedisSortedSets(
-      RedisAddress address,
-      KeySchema schema,
-      String keyPrefix,
-      String buildId,
-      long buildTimeMillis,
-      int batchSize,
-      Duration temporaryTtl,
-      Duration maxRetryTime,
-      boolean checkBeforeRun) {
-    this.address = address;
-    this.schema = schema;
-    this.keyPrefix = keyPrefix;
-    this.buildId = buildId;
-    this.buildTimeMillis = buildTimeMillis;
-    this.batchSize = batchSize;
-    this.temporaryTtl = temporaryTtl;
-    this.maxRetryTime = maxRetryTime;
-    this.checkBeforeRun = checkBeforeRun;
+  abstract @Nullable KeySchema getSchema();
+
+  abstract @Nullable String getKeyPrefix();
+
+  abstract String getBuildId();
+
+  abstract long getBuildTimeMillis();
+
+  abstract int getBatchSize();
+
+  abstract Duration getTemporaryTtl();
+
+  abstract Duration getMaxRetryTime();
+
+  abstract boolean getCheckBeforeRun();
+
+  abstract Builder toBuilder();
+
+  @AutoValue.Builder
+  abstract static class Builder {
+    abstract Builder setAddress(RedisAddress address);
+
+    abstract Builder setSchema(KeySchema schema);
+
+    abstract Builder setKeyPrefix(String prefix);
+
+    abstract Builder setBuildId(String id);
+
+    abstract Builder setBuildTimeMillis(long millis);
+
+    abstract Builder setBatchSize(int n);
+
+    abstract Builder setTemporaryTtl(Duration ttl);
+
+    abstract Builder setMaxRetryTime(Duration d);
+
+    abstract Builder setCheckBeforeRun(boolean check);
+
+    abstract WriteRedisSortedSets build();
   }
 
   /**
-   * Writes to the Redis at {@code redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]}; throws {@link IllegalArgumentException}
-   * for a malformed address.
+   * Writes to the Redis at {@code redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]}.
+   *
+   * @throws IllegalArgumentException if the address is malformed
    */
   public static WriteRedisSortedSets to(String redisUri) {
     return to(RedisAddress.parse(redisUri));
   }
 
+  /**
+   * Writes to this Redis; a new build id and time are fixed now (see {@link #withBuild}).
+   *
+   * @throws NullPointerException if {@code address} is null
+   */
   public static WriteRedisSortedSets to(RedisAddress address) {
     long now = System.currentTimeMillis();
-    return new WriteRedisSortedSets(Objects.requireNonNull(address), null, null, BuildIds.newId(now), now,
-        DEFAULT_BATCH_SIZE, DEFAULT_TEMPORARY_TTL, DEFAULT_MAX_RETRY_TIME, true);
+    return new AutoValue_WriteRedisSortedSets.Builder()
+        .setAddress(Objects.requireNonNull(address, "address"))
+        .setBuildId(BuildIds.newId(now))
+        .setBuildTimeMillis(now)
+        .setBatchSize(DEFAULT_BATCH_SIZE)
+        .setTemporaryTtl(DEFAULT_TEMPORARY_TTL)
+        .setMaxRetryTime(DEFAULT_MAX_RETRY_TIME)
+        .setCheckBeforeRun(true)
+        .build();
   }
 
   /** The key schema of the index (required): names and types of the group key and of the stored attributes. */
   public WriteRedisSortedSets withSchema(KeySchema s) {
-    return new WriteRedisSortedSets(address, Objects.requireNonNull(s), keyPrefix, buildId, buildTimeMillis,
-        batchSize, temporaryTtl, maxRetryTime, checkBeforeRun);
+    return toBuilder().setSchema(Objects.requireNonNull(s, "schema")).build();
   }
 
   /**
    * The prefix of every key of the index (default {@link RedisLayout#defaultPrefix}: {@code pagemark:TABLE:INDEX:}).
    * Two indexes in one database need prefixes of which neither starts with the other.
+   *
+   * @throws IllegalArgumentException if {@link RedisLayout} refuses the prefix
    */
   public WriteRedisSortedSets withKeyPrefix(String prefix) {
     new RedisLayout(prefix);
-    return new WriteRedisSortedSets(address, schema, prefix, buildId, buildTimeMillis, batchSize, temporaryTtl,
-        maxRetryTime, checkBeforeRun);
+    return toBuilder().setKeyPrefix(prefix).build();
   }
 
-  /** The build's id and time; use the file sink's so that both name the same build. */
+  /**
+   * The build's id and time; use the file sink's so that both name the same build.
+   *
+   * @throws IllegalArgumentException if the id is not a valid build id ({@link IndexLayout#checkBuildId})
+   */
   public WriteRedisSortedSets withBuild(String id, long timeMillis) {
-    return new WriteRedisSortedSets(address, schema, keyPrefix, IndexLayout.checkBuildId(id), timeMillis, batchSize,
-        temporaryTtl, maxRetryTime, checkBeforeRun);
+    return toBuilder().setBuildId(IndexLayout.checkBuildId(id)).setBuildTimeMillis(timeMillis).build();
   }
 
-  /** Members per ZADD (1 to 100,000; default 1,000). Eight ZADDs are pipelined per round trip. */
+  /**
+   * Members per ZADD (default 1,000); eight ZADDs are pipelined per round trip.
+   *
+   * @throws IllegalArgumentException unless 1 to 100,000
+   */
   public WriteRedisSortedSets withBatchSize(int n) {
     if (n < 1 || n > 100_000) {
       throw new IllegalArgumentException("the Redis batch size must be between 1 and 100000, not " + n);
     }
-    return new WriteRedisSortedSets(address, schema, keyPrefix, buildId, buildTimeMillis, n, temporaryTtl,
-        maxRetryTime, checkBeforeRun);
+    return toBuilder().setBatchSize(n).build();
   }
 
   /**
    * How long a temporary set and the build's lease live after the build last wrote them (default 6 hours): a crashed
    * build's sets disappear after it. Must exceed the longest pause between loading a group and publishing it.
+   *
+   * @throws IllegalArgumentException if under one second
    */
   public WriteRedisSortedSets withTemporaryTtl(Duration ttl) {
     if (ttl.toMillis() < 1_000) {
       throw new IllegalArgumentException("the temporary TTL must be at least 1 s, not " + ttl);
     }
-    return new WriteRedisSortedSets(address, schema, keyPrefix, buildId, buildTimeMillis, batchSize, ttl,
-        maxRetryTime, checkBeforeRun);
+    return toBuilder().setTemporaryTtl(ttl).build();
   }
 
-  /** How long to keep retrying a Redis call that fails on a connection error (default 60 s). */
+  /**
+   * How long to keep retrying a Redis call that fails on a connection error (default 60 s): the waits between its
+   * retries (Beam's {@code FluentBackoff}, from 50 ms up to 2 s each) add up to at most this.
+   *
+   * @throws IllegalArgumentException if negative
+   */
   public WriteRedisSortedSets withMaxRetryTime(Duration d) {
     if (d.isNegative()) {
       throw new IllegalArgumentException("the retry time must not be negative, not " + d);
     }
-    return new WriteRedisSortedSets(address, schema, keyPrefix, buildId, buildTimeMillis, batchSize, temporaryTtl,
-        d, checkBeforeRun);
+    return toBuilder().setMaxRetryTime(d).build();
   }
 
   /**
@@ -161,17 +200,18 @@ public final class WriteRedisSortedSets extends PTransform<PCollection<OrderedPa
    * unreachable or the prefix holds another index. Turn off where only the workers can reach Redis.
    */
   public WriteRedisSortedSets withCheckBeforeRun(boolean check) {
-    return new WriteRedisSortedSets(address, schema, keyPrefix, buildId, buildTimeMillis, batchSize, temporaryTtl,
-        maxRetryTime, check);
+    return toBuilder().setCheckBeforeRun(check).build();
   }
 
+  /** The build's id, fixed when the transform was configured. */
   public String buildId() {
-    return buildId;
+    return getBuildId();
   }
 
   @Override
   public String describe() {
-    return "Redis at " + address + (keyPrefix == null ? "" : " under key prefix " + Json.quote(keyPrefix));
+    return "Redis at " + getAddress()
+        + (getKeyPrefix() == null ? "" : " under key prefix " + Json.quote(getKeyPrefix()));
   }
 
   /** As an {@link IndexSink}: this sink with the build's schema, id and time, its summary as a {@link Published}. */
@@ -192,11 +232,16 @@ public final class WriteRedisSortedSets extends PTransform<PCollection<OrderedPa
     };
   }
 
-  /** The key prefix this transform writes under (the default one unless given). */
+  /**
+   * The key prefix this transform writes under (the default one unless given).
+   *
+   * @throws IllegalStateException if no prefix was given and there is no schema yet to derive it from
+   */
   public String keyPrefix() {
-    if (keyPrefix != null) {
-      return keyPrefix;
+    if (getKeyPrefix() != null) {
+      return getKeyPrefix();
     }
+    KeySchema schema = getSchema();
     if (schema == null) {
       throw new IllegalStateException("WriteRedisSortedSets needs a key schema: withSchema(...)");
     }
@@ -205,22 +250,31 @@ public final class WriteRedisSortedSets extends PTransform<PCollection<OrderedPa
   }
 
   RedisTarget target() {
-    RedisIndexMeta meta = RedisIndexMeta.schema(schema.table(), schema.indexName(), schema.groupAttribute(),
-        schema.groupType(), schema.storedAttributes());
-    return new RedisTarget(address, keyPrefix(), meta, buildId, buildTimeMillis, batchSize, temporaryTtl.toMillis(),
-        maxRetryTime.toMillis());
+    KeySchema schema = Objects.requireNonNull(getSchema(), "schema");
+    return RedisTarget.builder()
+        .setAddress(getAddress())
+        .setKeyPrefix(keyPrefix())
+        .setSchema(RedisIndexMeta.schema(schema.table(), schema.indexName(), schema.groupAttribute(),
+            schema.groupType(), schema.storedAttributes()))
+        .setBuildId(getBuildId())
+        .setBuildTimeMillis(getBuildTimeMillis())
+        .setBatchSize(getBatchSize())
+        .setTemporaryTtlMillis(getTemporaryTtl().toMillis())
+        .setMaxRetryMillis(getMaxRetryTime().toMillis())
+        .build();
   }
 
   /** Checks the configuration and, unless turned off, that Redis answers and the prefix is free or this index's. */
   @Override
-  public void validate(PipelineOptions options) {
-    if (schema == null) {
+  public void validate(@Nullable PipelineOptions options) {
+    if (getSchema() == null) {
       throw new IllegalArgumentException("WriteRedisSortedSets needs a key schema: withSchema(...)");
     }
-    if (!checkBeforeRun) {
+    if (!getCheckBeforeRun()) {
       return;
     }
     RedisTarget target = target();
+    RedisAddress address = getAddress();
     try (Jedis j = address.connect("pagemark-check")) {
       target.checkSchema(j.hgetAll(target.layout().metaKey()));
     } catch (IOException e) {
@@ -233,6 +287,7 @@ public final class WriteRedisSortedSets extends PTransform<PCollection<OrderedPa
   @Override
   public PCollection<RedisLoadSummary> expand(PCollection<OrderedPart> parts) {
     RedisTarget target = target();
+    String buildId = target.buildId();
     Pipeline p = parts.getPipeline();
     PCollection<String> prepared =
         p.apply("Redis build id", Create.of(buildId).withCoder(StringUtf8Coder.of()))

@@ -5,7 +5,12 @@ import io.pagemark.commit.IndexCommit;
 import io.pagemark.commit.IndexCommitTest;
 import io.pagemark.commit.TestIndex;
 import io.pagemark.change.Records;
+import io.pagemark.format.redis.RedisAddress;
+import io.pagemark.testing.RedisExtension;
+import io.pagemark.testing.RedisServer;
+import io.pagemark.transforms.TestPipelineExtension;
 import io.pagemark.transforms.sink.redis.StreamToRedis;
+import io.pagemark.transforms.source.TestKinesisRecords;
 import io.pagemark.wal.Wal;
 import io.pagemark.wal.WalSegment;
 
@@ -16,12 +21,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.is;
 
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,28 +29,34 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.metrics.MetricNameFilter;
 import org.apache.beam.sdk.metrics.MetricResult;
 import org.apache.beam.sdk.metrics.MetricsFilter;
-import org.apache.beam.sdk.coders.AtomicCoder;
+import org.apache.beam.sdk.testing.TestPipeline;
 import org.apache.beam.sdk.io.aws2.kinesis.KinesisRecord;
-import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.TimestampedValue;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The stream's Beam pipeline on the DirectRunner, fed records directly (no Kinesis): what lands in the WAL. */
+@ExtendWith(TestPipelineExtension.class)
 class StreamToWalTest {
   static final long T0 = 1_700_000_000_000L;
 
+  static TimestampedValue<KinesisRecord> record(byte[] data, long sequence, long arrivalMillis) {
+    return TestKinesisRecords.record(data, sequence, arrivalMillis);
+  }
+
   @Test
-  void everyChangeLandsInTheWalOnceAndBadRecordsAreDeadLetters(@TempDir Path root) throws IOException {
+  void everyChangeLandsInTheWalOnceAndBadRecordsAreDeadLetters(TestPipeline p, @TempDir Path root)
+      throws IOException {
     ChangeScenario s = new ChangeScenario(21, 700, 80, T0);
     List<TimestampedValue<KinesisRecord>> input = new ArrayList<>();
     for (int i = 0; i < s.records.size(); i++) {
@@ -63,8 +69,7 @@ class StreamToWalTest {
     input.add(record(new byte[] {(byte) 0xff, 0x00}, 9100, T0 + 9));
     java.util.Collections.shuffle(input, new Random(1));
 
-    Pipeline p = Pipeline.create(PipelineOptionsFactory.create());
-    p.apply(Create.timestamped(input).withCoder(new TestRecordCoder()))
+    p.apply(Create.timestamped(input).withCoder(new TestKinesisRecords.Coder()))
         .apply(StreamToWal.of(Records.SCHEMA).withOutput(root.toString()));
     p.run().waitUntilFinish();
 
@@ -103,24 +108,23 @@ class StreamToWalTest {
   }
 
   @Test
-  void aStreamIntoTheWalAndRedisCountsEachRecordOnce(@TempDir Path root) throws Exception {
+  @ExtendWith(RedisExtension.class)
+  void aStreamIntoTheWalAndRedisCountsEachRecordOnce(TestPipeline p, @TempDir Path root, RedisServer redis)
+      throws Exception {
     ChangeScenario s = new ChangeScenario(5, 60, 10, T0);
     List<TimestampedValue<KinesisRecord>> input = new ArrayList<>();
     for (int i = 0; i < s.records.size(); i++) {
       input.add(record(Records.bytes(s.records.get(i)), 1000 + i, T0 + 5 + i * 10L));
     }
-    try (io.pagemark.testing.RedisServer redis = io.pagemark.testing.RedisServer.start()) {
-      Pipeline p = Pipeline.create(PipelineOptionsFactory.create());
-      PCollection<KinesisRecord> records =
-          p.apply(Create.timestamped(input).withCoder(new TestRecordCoder()));
-      records.apply("WAL", StreamToWal.of(Records.SCHEMA).withOutput(root.toString()));
-      records.apply("Redis", StreamToRedis.of(Records.SCHEMA)
-          .to(io.pagemark.format.redis.RedisAddress.parse(redis.uri()), "count:").withoutRecordCounts());
-      PipelineResult result = p.run();
-      result.waitUntilFinish();
-      assertThat(counter(result, "recordsRead"), is((long) s.records.size()));
-      assertThat(counter(result, "changes"), is((long) s.changes(0, s.records.size()).size()));
-    }
+    PCollection<KinesisRecord> records =
+        p.apply(Create.timestamped(input).withCoder(new TestKinesisRecords.Coder()));
+    records.apply("WAL", StreamToWal.of(Records.SCHEMA).withOutput(root.toString()));
+    records.apply("Redis", StreamToRedis.of(Records.SCHEMA)
+        .to(RedisAddress.parse(redis.uri()), "count:" + UUID.randomUUID() + ":").withoutRecordCounts());
+    PipelineResult result = p.run();
+    result.waitUntilFinish();
+    assertThat(counter(result, "recordsRead"), is((long) s.records.size()));
+    assertThat(counter(result, "changes"), is((long) s.changes(0, s.records.size()).size()));
   }
 
   private static long counter(PipelineResult result, String name) {
@@ -130,36 +134,5 @@ class StreamToWalTest {
       total += c.getAttempted();
     }
     return total;
-  }
-
-  static TimestampedValue<KinesisRecord> record(byte[] data, long sequence, long arrivalMillis) {
-    org.joda.time.Instant arrival = new org.joda.time.Instant(arrivalMillis);
-    return TimestampedValue.of(new KinesisRecord(ByteBuffer.wrap(data), Long.toString(sequence), 0, "pk", arrival,
-        arrival, "stream", "shardId-000000000000"), arrival);
-  }
-
-  /** The test's coder for Kinesis records (Beam's is not public). */
-  static final class TestRecordCoder extends AtomicCoder<KinesisRecord> {
-    @Override
-    public void encode(KinesisRecord r, OutputStream os) throws IOException {
-      DataOutputStream out = new DataOutputStream(os);
-      byte[] d = r.getDataAsBytes();
-      out.writeInt(d.length);
-      out.write(d);
-      out.writeUTF(r.getSequenceNumber());
-      out.writeLong(r.getApproximateArrivalTimestamp().getMillis());
-      out.writeUTF(r.getShardId());
-      out.flush();
-    }
-
-    @Override
-    public KinesisRecord decode(InputStream is) throws IOException {
-      DataInputStream in = new DataInputStream(is);
-      byte[] d = new byte[in.readInt()];
-      in.readFully(d);
-      String seq = in.readUTF();
-      org.joda.time.Instant t = new org.joda.time.Instant(in.readLong());
-      return new KinesisRecord(ByteBuffer.wrap(d), seq, 0, "pk", t, t, "stream", in.readUTF());
-    }
   }
 }

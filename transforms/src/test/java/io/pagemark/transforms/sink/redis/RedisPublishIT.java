@@ -11,8 +11,8 @@ import io.pagemark.format.IndexRecord;
 import io.pagemark.format.KeyAttribute;
 import io.pagemark.key.KeyType;
 import io.pagemark.key.KeyValue;
+import io.pagemark.testing.RedisExtension;
 import io.pagemark.testing.RedisServer;
-import io.pagemark.testing.SharedRedis;
 import io.pagemark.format.redis.RedisAddress;
 import io.pagemark.format.redis.RedisIndexMeta;
 import io.pagemark.format.redis.RedisLayout;
@@ -33,6 +33,7 @@ import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollectionView;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import redis.clients.jedis.Jedis;
 
 /**
@@ -40,6 +41,7 @@ import redis.clients.jedis.Jedis;
  * published, a publish that is retried after it succeeded is recognized, and a build whose published groups Redis
  * lost meanwhile does not finish.
  */
+@ExtendWith(RedisExtension.class)
 class RedisPublishIT {
   static final int DB = 10;
   static final KeySchema SCHEMA = new KeySchema("t", "i", "G", KeyType.S,
@@ -51,13 +53,21 @@ class RedisPublishIT {
   RedisLayout layout;
 
   @BeforeEach
-  void clean() throws Exception {
-    redis = SharedRedis.get();
+  void clean(RedisServer redis) throws Exception {
+    this.redis = redis;
     try (Jedis j = client()) {
       j.flushDB();
     }
-    target = new RedisTarget(RedisAddress.parse("redis://127.0.0.1:" + redis.port() + "/" + DB), "test:publish:",
-        RedisIndexMeta.schema("t", "i", "G", KeyType.S, SCHEMA.storedAttributes()), "b2", 0, 10, 60_000, 2_000);
+    target = RedisTarget.builder()
+        .setAddress(RedisAddress.parse("redis://127.0.0.1:" + redis.port() + "/" + DB))
+        .setKeyPrefix("test:publish:")
+        .setSchema(RedisIndexMeta.schema("t", "i", "G", KeyType.S, SCHEMA.storedAttributes()))
+        .setBuildId("b2")
+        .setBuildTimeMillis(0)
+        .setBatchSize(10)
+        .setTemporaryTtlMillis(60_000)
+        .setMaxRetryMillis(2_000)
+        .build();
     layout = target.layout();
   }
 

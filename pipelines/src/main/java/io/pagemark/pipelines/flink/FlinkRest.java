@@ -1,4 +1,4 @@
-package io.pagemark.testing.flink;
+package io.pagemark.pipelines.flink;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
