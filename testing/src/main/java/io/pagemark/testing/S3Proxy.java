@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import software.amazon.awssdk.core.retry.RetryPolicy;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * s3proxy (a real S3 API, tested upstream against Ceph's s3-tests) in a JVM of its own on a loopback port, storing
@@ -47,10 +48,24 @@ public final class S3Proxy implements LocalService {
 
   /** As {@link #start()}, on {@code port} (0: a free one), logging to {@code log}, which is kept. */
   public static S3Proxy start(int port, Path log) throws IOException {
-    return start(port, log, false);
+    return start(port, log, false, null);
+  }
+
+  /**
+   * An s3proxy that checks signatures (AWS v2 or v4) and accepts only {@code identity}'s: a store that denies the
+   * credentials the tests' clients send. Logs and objects are removed when it is closed.
+   */
+  public static S3Proxy startRequiring(String identity, String credential) throws IOException {
+    return start(0, Files.createTempFile("s3proxy-", ".log"), true, List.of("s3proxy.authorization=aws-v2-or-v4",
+        "s3proxy.identity=" + identity, "s3proxy.credential=" + credential));
   }
 
   private static S3Proxy start(int port, Path log, boolean deleteLog) throws IOException {
+    return start(port, log, deleteLog, null);
+  }
+
+  private static S3Proxy start(int port, Path log, boolean deleteLog, List<String> authorization)
+      throws IOException {
     Path jar = home().resolve("s3proxy.jar");
     if (!Files.isRegularFile(jar)) {
       throw new IOException("s3proxy is not built at " + jar + " (run: mvn -pl testing/s3proxy package)");
@@ -63,11 +78,12 @@ public final class S3Proxy implements LocalService {
     Path properties = dir.resolve("s3proxy.properties");
     Files.write(properties, List.of(
         "s3proxy.endpoint=http://127.0.0.1:" + port,
-        "s3proxy.authorization=none",
         "jclouds.provider=filesystem",
         "jclouds.identity=local",
         "jclouds.credential=local",
         "jclouds.filesystem.basedir=" + data));
+    Files.write(properties, authorization == null ? List.of("s3proxy.authorization=none") : authorization,
+        java.nio.file.StandardOpenOption.APPEND);
     Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
         "-jar", jar.toString(), "--properties", properties.toString())
         .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
@@ -106,6 +122,8 @@ public final class S3Proxy implements LocalService {
   public void ping() throws IOException {
     try (S3Client c = client(PING_TIMEOUT)) {
       c.listBuckets();
+    } catch (S3Exception answered) {
+      // an error answer is an answer: a proxy that checks signatures denies the tests' dummy credentials
     } catch (RuntimeException e) {
       throw new IOException("ListBuckets failed: " + e.getMessage(), e);
     }

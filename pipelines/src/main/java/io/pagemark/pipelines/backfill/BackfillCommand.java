@@ -42,7 +42,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
     description = {
       "Builds the index of a whole table on a Beam runner (DirectRunner, or Flink: --runner=FlinkRunner): scans it,"
           + " orders each group as a Query on the GSI returns it, and publishes a build to a directory or"
-          + " s3://BUCKET/PREFIX (--output), to Redis (--redis), or both. Prints progress on stderr and a one-line summary.",
+          + " s3://BUCKET/PREFIX (--output), to Redis (--redis), or both. Prints progress on stderr and a one-line"
+          + " summary.",
       "Give --gsi=INDEX, or --groupAttribute and --sortAttribute."
     })
 public final class BackfillCommand implements Callable<Integer>, BeamOptions.PipelineCommand {

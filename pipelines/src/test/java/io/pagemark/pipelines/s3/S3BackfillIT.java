@@ -40,8 +40,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * The backfill test table built into S3 (a real S3 API: s3proxy on loopback) on the DirectRunner (sort key a string)
  * and on local Flink (a number), big groups split into parts: every page of every group in both orders through the S3
- * index equals DynamoDB's walk; a record is one GET of exactly its bytes; the objects are the file
- * layout and nothing else; missing, truncated and foreign objects fail with the file index's errors.
+ * index equals DynamoDB's walk; a record is one GET of exactly its bytes; the objects are the file layout and
+ * nothing else; missing, truncated and foreign objects, and a store that denies the credentials, fail with the file
+ * index's errors.
  */
 @ExtendWith({DynamoDbLocalExtension.class, S3ProxyExtension.class})
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -180,6 +181,13 @@ class S3BackfillIT {
     BackfillIT.Result noGroup = BackfillIT.cli("lookup", "--index=s3://" + bucket + "/direct", endpoint,
         "--group=nope", "--page=1", "--pageSize=10");
     assertThat(noGroup.code(), is(3));
+    try (S3Proxy strict = S3Proxy.startRequiring("someone-else", "their-secret")) {
+      BackfillIT.Result denied = BackfillIT.cli("lookup", "--index=s3://" + bucket + "/direct",
+          "--s3Endpoint=" + strict.endpoint(), "--group=ties", "--page=1", "--pageSize=10");
+      assertThat(denied.code(), is(1));
+      assertThat(denied.err(), containsString("S3 at " + strict.endpoint() + " denied the request"));
+      assertThat(denied.err(), containsString("check the credentials the AWS default chain finds"));
+    }
     BackfillIT.Result badSpec = BackfillIT.cli("lookup", "--index=s3://" + bucket + "/direct?colour=red",
         "--group=ties", "--page=1", "--pageSize=10");
     assertThat(badSpec.code(), is(2));
