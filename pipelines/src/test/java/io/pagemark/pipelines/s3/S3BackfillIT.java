@@ -160,7 +160,7 @@ class S3BackfillIT {
     assertThat(r.err(), r.code(), is(0));
     try (Index index = Indexes.open(spec("flink"))) {
       long pages = EveryPage.assertEqualsDynamoDb(index, client, TABLE, TrickyTable.BY_NUMBER,
-          TrickyTable.expectedCounts(items, "NUM"), 5);
+          TrickyTable.expectedCounts(items, "NUM"), 11);
       assertThat(pages, greaterThan(100L));
     }
   }
