@@ -67,7 +67,7 @@ public class BackfillIT {
     client.close();
   }
 
-  static Result backfill(DynamoDbLocal local, String... args) {
+  public static Result backfill(DynamoDbLocal local, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     List<String> argv = new ArrayList<>(List.of(args));

@@ -87,7 +87,8 @@ public record S3Location(String bucket, String prefix, String endpoint, String r
     if (endpoint == null || endpoint.isBlank() || !accepts(spec) || parse(spec).endpoint() != null) {
       return spec;
     }
-    return spec + (spec.indexOf('?') < 0 ? "?" : "&") + "endpoint=" + URLEncoder.encode(endpoint, StandardCharsets.UTF_8);
+    return spec + (spec.indexOf('?') < 0 ? "?" : "&") + "endpoint="
+        + URLEncoder.encode(endpoint, StandardCharsets.UTF_8);
   }
 
   /** The object key of a path relative to the index's prefix. */

@@ -6,7 +6,7 @@ import org.apache.beam.sdk.options.Description;
 import org.apache.beam.sdk.options.Validation;
 
 /** Options of {@code pagemark backfill}; every Beam option (runner, parallelism, ...) is accepted as well. */
-public interface BackfillOptions extends S3EndpointOptions, RedisOptions {
+public interface BackfillOptions extends S3EndpointOptions, RedisOptions, JdbcOptions {
   @Description("DynamoDB table to index.")
   @Validation.Required
   String getTable();
@@ -43,7 +43,7 @@ public interface BackfillOptions extends S3EndpointOptions, RedisOptions {
   void setSortAttributeType(String value);
 
   @Description("Index root: a directory, or s3://BUCKET/PREFIX (see --s3Endpoint); each build is published under it"
-      + " atomically. Optional with --redis.")
+      + " atomically. Optional with --redis or --jdbcUrl.")
   String getOutput();
 
   void setOutput(String value);

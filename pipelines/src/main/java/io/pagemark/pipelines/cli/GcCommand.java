@@ -2,11 +2,16 @@ package io.pagemark.pipelines.cli;
 
 import io.pagemark.format.BuildCollector;
 import io.pagemark.format.IndexLayout;
+import io.pagemark.format.jdbc.JdbcAddress;
+import io.pagemark.format.jdbc.JdbcBuilds;
+import io.pagemark.format.jdbc.JdbcIndexMeta;
 import io.pagemark.format.s3.S3IndexStore;
 import io.pagemark.format.s3.S3Location;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -17,17 +22,20 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code pagemark gc}: removes builds beyond the newest {@code keep}, never the current one nor one younger than the
- * grace period, and abandoned partial builds older than it (in S3: build prefixes without a build.json).
+ * grace period, and abandoned partial builds older than it (of a PostgreSQL index: builds still loading; in S3: build
+ * prefixes without a build.json).
  */
 @Command(
     name = "gc",
-    description = "Removes the builds of a file index (a directory or s3://BUCKET/PREFIX) beyond the newest --keep,"
-        + " never the current one nor one younger than the grace period, and abandoned partial builds older than it.")
+    description = "Removes the builds of a file index (a directory or s3://BUCKET/PREFIX) or a PostgreSQL index beyond"
+        + " the newest --keep, never the current one nor one younger than the grace period, and abandoned partial"
+        + " builds older than it.")
 public final class GcCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--index", required = true, paramLabel = "DIR|s3://BUCKET/PREFIX",
-      description = "The index root: a directory, or an S3 prefix (see --s3Endpoint).")
+  @Option(names = "--index", required = true, paramLabel = "DIR|s3://BUCKET/PREFIX|jdbc:postgresql://...",
+      description = "The index root directory, an S3 prefix (see --s3Endpoint), or a PostgreSQL index"
+          + " (?currentSchema=S for another schema than pagemark).")
   String index;
 
   @Mixin S3EndpointOption s3;
@@ -52,8 +60,15 @@ public final class GcCommand implements Callable<Integer> {
   public Integer call() {
     int keepBuilds = (int) Cli.inRange(spec, "--keep", keep, 1, 1_000_000);
     long grace = Cli.inRange(spec, "--graceMinutes", graceMinutes, 0, 10_000_000);
+    JdbcAddress address = null;
     S3Location location = null;
-    if (S3Location.accepts(index)) {
+    if (index.startsWith(JdbcAddress.SCHEME)) {
+      try {
+        address = JdbcAddress.parse(index);
+      } catch (IllegalArgumentException e) {
+        throw Cli.usageError(spec, "--index: " + e.getMessage());
+      }
+    } else if (S3Location.accepts(index)) {
       try {
         location = S3Location.parse(s3.apply(index));
       } catch (IllegalArgumentException e) {
@@ -61,7 +76,9 @@ public final class GcCommand implements Callable<Integer> {
       }
     }
     try {
-      BuildCollector.Result r = collect(location, keepBuilds, Duration.ofMinutes(grace));
+      BuildCollector.Result r = address != null
+          ? collectPostgres(address, keepBuilds, Duration.ofMinutes(grace))
+          : collect(location, keepBuilds, Duration.ofMinutes(grace));
       for (String id : r.removed()) {
         err.println("gc: removed build " + id);
       }
@@ -83,6 +100,17 @@ public final class GcCommand implements Callable<Integer> {
     }
     try (S3IndexStore store = new S3IndexStore(location)) {
       return new BuildCollector(store).collect(keepBuilds, grace, System.currentTimeMillis());
+    }
+  }
+
+  /** Drops a PostgreSQL index's old builds, and loading builds older than the grace period (killed backfills). */
+  private static BuildCollector.Result collectPostgres(JdbcAddress address, int keep, Duration grace)
+      throws IOException {
+    try (Connection c = address.connect()) {
+      JdbcIndexMeta.read(c, address); // says so when the schema holds no index
+      return new JdbcBuilds(address).collect(c, keep, grace, System.currentTimeMillis(), true);
+    } catch (SQLException e) {
+      throw new IOException(e.getMessage(), e);
     }
   }
 }

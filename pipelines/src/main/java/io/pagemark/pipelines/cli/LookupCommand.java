@@ -40,7 +40,8 @@ public final class LookupCommand implements Callable<Integer> {
 
   @Option(names = "--index", required = true, paramLabel = "DIR|redis://HOST:PORT[/DB][?prefix=P]|s3://BUCKET/PREFIX",
       description = "The index: its root directory, the Redis database that holds it (prefix: its key prefix, when"
-          + " the database holds several indexes), or its S3 prefix (see --s3Endpoint).")
+          + " the database holds several indexes), its S3 prefix (see --s3Endpoint), or a PostgreSQL index:"
+          + " jdbc:postgresql://HOST:PORT/DB[?currentSchema=S].")
   String index;
 
   @Mixin S3EndpointOption s3;

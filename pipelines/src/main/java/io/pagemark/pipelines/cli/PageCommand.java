@@ -48,7 +48,8 @@ public final class PageCommand implements Callable<Integer> {
   String gsi;
 
   @Option(names = "--index", required = true, paramLabel = "DIR|redis://...|s3://...",
-      description = "The index: its root directory, redis://HOST:PORT[/DB][?prefix=P], or s3://BUCKET/PREFIX.")
+      description = "The index: its root directory, redis://HOST:PORT[/DB][?prefix=P], s3://BUCKET/PREFIX, or"
+          + " jdbc:postgresql://HOST:PORT/DB[?currentSchema=S].")
   String index;
 
   @Mixin S3EndpointOption s3;

@@ -4,6 +4,7 @@ import io.pagemark.pipelines.cli.Cli;
 import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.commit.IndexCommit;
+import io.pagemark.format.jdbc.JdbcAddress;
 import io.pagemark.format.s3.S3Location;
 import io.pagemark.pipelines.cli.S3EndpointOption;
 import java.io.IOException;
@@ -19,24 +20,28 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code pagemark commit}: folds an index's pending WAL segments into a new build ({@link IndexCommit}) and prints a
- * one-line summary. Safe to run on a schedule while {@code pagemark stream} appends, and to kill at any point.
+ * {@code pagemark commit}: folds an index's pending WAL segments into a new build ({@link IndexCommit}), or applies
+ * them to a PostgreSQL index group by group ({@link JdbcCommitRun}), and prints a one-line summary. Safe to run on a
+ * schedule while {@code pagemark stream} appends, and to kill at any point.
  */
 @Command(
     name = "commit",
     description = "Folds the pending write-ahead-log segments of a file index (what pagemark stream appended) into a"
-        + " new build and publishes it. Safe to run on a schedule while the stream appends, and to kill at any point."
-        + " An index in S3 (--index=s3://BUCKET/PREFIX) keeps its WAL on local disk: give it with --wal=DIR.")
+        + " new build and publishes it; with --index=jdbc:postgresql://... and --wal=DIR, applies them to a PostgreSQL"
+        + " index, each group in one transaction; an index in S3 (--index=s3://BUCKET/PREFIX) keeps its WAL on local"
+        + " disk: give it with --wal=DIR. Safe to run on a schedule while the stream appends, and to kill at any"
+        + " point.")
 public final class CommitCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--index", required = true, paramLabel = "DIR|s3://BUCKET/PREFIX",
-      description = "The index root: a directory (its WAL inside it), or an S3 prefix (see --wal, --s3Endpoint).")
+  @Option(names = "--index", required = true, paramLabel = "DIR|s3://BUCKET/PREFIX|jdbc:postgresql://...",
+      description = "The index root directory (its WAL inside it), an S3 prefix (see --wal, --s3Endpoint), or a"
+          + " PostgreSQL index (?currentSchema=S for another schema than pagemark; give --wal too).")
   String index;
 
   @Option(names = "--wal", paramLabel = "DIR",
-      description = "With an s3:// index: the local directory whose WAL to commit (what pagemark stream --output"
-          + " wrote); the WAL stays on local disk.")
+      description = "With a PostgreSQL or s3:// --index: the directory the stream writes its WAL under (its"
+          + " --output); the WAL stays on local disk.")
   String wal;
 
   @Mixin S3EndpointOption s3;
@@ -75,13 +80,14 @@ public final class CommitCommand implements Callable<Integer> {
   }
 
   /**
-   * A commit of a directory index (its WAL inside it), or of an index in S3 whose WAL stays on local disk under
+   * A file commit: of a directory index (its WAL inside it), or of an index in S3 whose WAL stays on local disk under
    * {@code --wal} (the directory {@code pagemark stream --output} wrote).
    */
   private IndexCommit open() {
     if (!S3Location.accepts(index)) {
       if (wal != null) {
-        throw Cli.usageError(spec, "--wal is for an index in S3; a directory index keeps its WAL inside it");
+        throw Cli.usageError(spec, "--wal goes with a PostgreSQL or s3:// --index; a file index keeps its WAL under"
+            + " --index");
       }
       return IndexCommit.of(Path.of(index));
     }
@@ -101,16 +107,23 @@ public final class CommitCommand implements Callable<Integer> {
     if (!resolve.equals("true") && !resolve.equals("false")) {
       throw Cli.usageError(spec, "--resolveTies must be true or false, not \"" + resolve + "\"");
     }
+    if (index.startsWith(JdbcAddress.SCHEME)) {
+      if (spec.commandLine().getParseResult().hasMatchedOption("--keepBuilds")) {
+        throw Cli.usageError(spec, "--keepBuilds applies to a file index; a PostgreSQL index is committed in place"
+            + " (pagemark gc drops its old builds)");
+      }
+      if (wal == null) {
+        throw Cli.usageError(spec, "a PostgreSQL --index needs --wal=DIR, the directory the stream writes to");
+      }
+      return new JdbcCommitRun(spec, out, err).run(index, Path.of(wal), group, resolve.equals("true")
+          ? connection() : null, Cli.inRange(spec, "--dedupeHours", dedupeHours, 1, 24 * 365));
+    }
     IndexCommit commit = open()
         .withKeepBuilds((int) Cli.inRange(spec, "--keepBuilds", keepBuilds, 2, 1000))
         .withDedupeWindow(Duration.ofHours(Cli.inRange(spec, "--dedupeHours", dedupeHours, 1, 24 * 365)))
         .withProgress(err);
     if (resolve.equals("true")) {
-      try {
-        commit = commit.withTieResolution(new DynamoConnection(dynamoEndpoint, awsRegion));
-      } catch (IllegalArgumentException e) {
-        throw Cli.usageError(spec, e.getMessage());
-      }
+      commit = commit.withTieResolution(connection());
     }
     if (group != null) {
       commit = commit.withGroup(group);
@@ -138,6 +151,14 @@ public final class CommitCommand implements Callable<Integer> {
     } catch (IOException | RuntimeException e) {
       err.println("pagemark commit: failed: " + Cli.rootMessage(e));
       return ExitCode.FAILURE;
+    }
+  }
+
+  private DynamoConnection connection() {
+    try {
+      return new DynamoConnection(dynamoEndpoint, awsRegion);
+    } catch (IllegalArgumentException e) {
+      throw Cli.usageError(spec, e.getMessage());
     }
   }
 }

@@ -85,7 +85,7 @@ class CommandLineTest {
     assertUsageError(pagemark("gc", "--index=/nowhere", "--keep=1", "--keep=2"),
         "pagemark gc: option --keep given twice");
     assertUsageError(pagemark("gc", "--index"),
-        "pagemark gc: option --index needs a value: --index=DIR|s3://BUCKET/PREFIX");
+        "pagemark gc: option --index needs a value: --index=DIR|s3://BUCKET/PREFIX|jdbc:postgresql://...");
     assertUsageError(pagemark("gc", "--index=s3://B/x"),
         "pagemark gc: \"s3://B/x\": \"B\" is not an S3 bucket name (3 to 63 of a-z, 0-9, '.', '-'); expected"
             + " s3://BUCKET/PREFIX[?endpoint=URL]");

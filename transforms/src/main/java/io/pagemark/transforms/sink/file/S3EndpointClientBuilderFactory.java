@@ -17,9 +17,10 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
 /**
  * The S3 clients of Beam's S3 file system for an index's output: Beam's own configuration, with Beam's Apache HTTP
  * client named (pagemark's lookup library brings the URL-connection client, and the SDK refuses to choose between two
- * on the classpath), the {@code --s3Endpoint} with path-style addressing when given (S3-compatible stores rarely
- * answer {@code BUCKET.host} names; Beam's options have no switch for it; Beam's no-op encryption header dropped), the region {@value DynamoConnection#DEFAULT_REGION} when none is configured, and dummy credentials for a
- * loopback endpoint when the AWS default chain has none. Instantiated by Beam on each worker (public, no arguments).
+ * on the classpath), the {@code --s3Endpoint} with path-style addressing when given (S3-compatible stores rarely answer
+ * {@code BUCKET.host} names; Beam's options have no switch for it; Beam's no-op encryption header dropped), the region
+ * {@value DynamoConnection#DEFAULT_REGION} when none is configured, and dummy credentials for a loopback endpoint when
+ * the AWS default chain has none. Instantiated by Beam on each worker (public, no arguments).
  */
 public final class S3EndpointClientBuilderFactory implements S3ClientBuilderFactory {
   @Override

@@ -28,9 +28,9 @@ import org.apache.beam.sdk.values.TypeDescriptor;
  * The file index sink: one fixed-width group file per group (the format in {@code docs/file-format.md}) under the
  * build being written, then a manifest, a check that every item scanned is accounted for, {@code build.json}, and an
  * atomic publish: on a local disk the build directory renamed into place, then {@code CURRENT} moved to it; on S3 (or
- * another Beam file system) every object under the build's prefix first, {@code CURRENT} last ({@link BuildOutput}). Builds beyond the newest
- * {@code keepBuilds} are removed. A group of one part is written straight to its file; the parts of a bigger group
- * are written side by side and joined in one sequential pass.
+ * another Beam file system) every object under the build's prefix first, {@code CURRENT} last ({@link BuildOutput}).
+ * Builds beyond the newest {@code keepBuilds} are removed. A group of one part is written straight to its file; the
+ * parts of a bigger group are written side by side and joined in one sequential pass.
  *
  * <pre>{@code
  * BuildIndex.of(schema).withSink(WriteIndexFiles.to("/data/comments-index"))

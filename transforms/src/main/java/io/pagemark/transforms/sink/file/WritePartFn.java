@@ -22,8 +22,9 @@ import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.TupleTag;
 
 /**
- * Writes an ordered part into the build being written ({@link BuildOutput}): a group of one part straight to its
- * group file; a part of a bigger group to a part file (same format, its own record width) that {@link ConcatPartsFn} joins once all parts exist.
+ * Writes an ordered part into the build being written ({@link BuildOutput}): a group of one part straight to its group
+ * file; a part of a bigger group to a part file (same format, its own record width) that {@link ConcatPartsFn} joins
+ * once all parts exist.
  */
 final class WritePartFn extends DoFn<OrderedPart, GroupSummary> {
   static final TupleTag<GroupSummary> GROUPS = new TupleTag<>("groups") {};
