@@ -27,7 +27,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
  * (PK2, BIN B).
  */
 public final class TrickyTable {
-  static final String BY_STRING = "byString";
+  public static final String BY_STRING = "byString";
   static final String BY_NUMBER = "byNumber";
   static final String BY_BINARY = "byBinary";
 
