@@ -72,6 +72,15 @@ public final class Demo implements Callable<Integer> {
       description = "Where the index is written (and left). Default: ${DEFAULT-VALUE}.")
   Path output;
 
+  @Option(names = "--serve",
+      description = "After the demo, keep DynamoDB Local running and serve the index over HTTP (pagemark serve)"
+          + " until Ctrl-C; prints the URLs to open.")
+  boolean serve;
+
+  @Option(names = "--port", paramLabel = "P", defaultValue = "8080",
+      description = "The port of --serve, on 127.0.0.1 (0: any free port). Default: ${DEFAULT-VALUE}.")
+  long portOption;
+
   private final PrintStream out;
   private final PrintStream err;
 
@@ -86,6 +95,10 @@ public final class Demo implements Callable<Integer> {
     int products = (int) Cli.inRange(spec, "--products", productCount, 6, 1_000_000);
     int pageSize = (int) Cli.inRange(spec, "--pageSize", pageSizeOption, 1, 1000);
     long page = Cli.inRange(spec, "--page", pageOption, 1, Long.MAX_VALUE);
+    int port = (int) Cli.inRange(spec, "--port", portOption, 0, 65535);
+    if (!serve && spec.commandLine().getParseResult().hasMatchedOption("--port")) {
+      throw Cli.usageError(spec, "--port is the port of --serve: add --serve, or leave --port out");
+    }
     long started = System.nanoTime();
     err.println("demo: starting DynamoDB Local (its own JVM, in memory) ...");
     try (DynamoDbLocal local = DynamoDbLocal.start();
@@ -136,6 +149,9 @@ public final class Demo implements Callable<Integer> {
         if (!walk.items.equals(viaIndex.items())) {
           return ExitCode.FAILURE;
         }
+      }
+      if (serve) {
+        DemoServer.serve(local, output, hot, pageSize, port, out);
       }
     } catch (Exception e) {
       err.println("pagemark demo: failed: " + e);

@@ -1,0 +1,230 @@
+package io.pagemark.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.pagemark.dynamo.DynamoConnection;
+import io.pagemark.dynamo.ItemKeys;
+import io.pagemark.lookup.GroupPages;
+import io.pagemark.lookup.Order;
+import io.pagemark.lookup.PageStart;
+import io.pagemark.pipelines.cli.DynamoJson;
+import io.pagemark.pipelines.demo.SampleComments;
+import io.pagemark.server.http.PageServer;
+import io.pagemark.server.http.ServeConfig;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+
+/**
+ * Figure 7, {@code pagemark serve} under load: {@code wrk} on loopback against page 1 and a deep page (10,000 at full
+ * size) of the deep-page group, served by {@code pagemark serve} (the index places the page, one Query reads it),
+ * against the same pages served by an offset layer that walks {@code LastEvaluatedKey} from page 1 ({@link
+ * WalkServer}, same HTTP server and threads). The deep page's throughput is also compared with page 1's (the goal: the
+ * same, ratio 0.9 or more). The server's own cost is the p50 of one client's requests minus the p50 of one DynamoDB
+ * Local Query for the same page, the two taken in turns. Every served page is first checked against the Query's
+ * items.
+ */
+final class ServePages implements Bench {
+  static final int THREADS = 2;
+  static final int CONNECTIONS = 16;
+
+  @Override
+  public String id() {
+    return "serve";
+  }
+
+  static int deepPage(Sizes sizes) {
+    return quick(sizes) ? 100 : 10_000;
+  }
+
+  /** The walk baseline's deep page: a full walk to page 10,000 takes minutes per request on DynamoDB Local. */
+  static int walkPage(Sizes sizes) {
+    return quick(sizes) ? 100 : 1_000;
+  }
+
+  private static boolean quick(Sizes sizes) {
+    return sizes.mode().equals("quick");
+  }
+
+  static String rpsName(String page, String baseline) {
+    return "serve " + page + " requests/s vs " + baseline;
+  }
+
+  static String p99Name(String page, String baseline) {
+    return "serve " + page + " p99 vs " + baseline;
+  }
+
+  static String overheadName(String page) {
+    return "serve overhead p50, " + page + " (serve p50 minus one DynamoDB Local Query p50)";
+  }
+
+  @Override
+  public List<String> figures(Sizes sizes) {
+    String deep = String.format("page %,d", deepPage(sizes));
+    String walk = String.format("LastEvaluatedKey walk server at page %,d", walkPage(sizes));
+    return List.of(
+        rpsName("page 1", "LastEvaluatedKey walk server at page 1"),
+        rpsName(deep, "serve page 1"),
+        p99Name(deep, "serve page 1"),
+        rpsName(deep, walk),
+        p99Name(deep, walk),
+        overheadName("page 1"),
+        overheadName(deep));
+  }
+
+  @Override
+  public void run(Sizes sizes, Context context) throws Exception {
+    CommentsFixture table = context.comments();
+    int deep = deepPage(sizes);
+    int walkDeep = walkPage(sizes);
+    int seconds = quick(sizes) ? 3 : 20;
+    String deepLabel = String.format("page %,d", deep);
+    DynamoConnection dynamo = context.dynamo().connection();
+    String group = CommentsFixture.group();
+    ServeConfig config = ServeConfig.of(table.index().toString(), SampleComments.TABLE, SampleComments.GSI, dynamo)
+        .withPort(0);
+    try (PageServer serve = PageServer.start(config);
+        DynamoDbClient walkClient = pooledClient(dynamo, config.threads());
+        WalkServer walk = new WalkServer(walkClient, group, config.threads());
+        GroupPages pages = table.open()) {
+      PageQueries query = new PageQueries(table.client());
+      URI page1 = serve.url().resolve("v1/groups/" + group + "/pages/1");
+      URI pageDeep = serve.url().resolve("v1/groups/" + group + "/pages/" + deep);
+      check(page1, query.fetch(pages.pageStart(1, Sizes.PAGE_SIZE, Order.ASC)).items());
+      check(pageDeep, query.fetch(pages.pageStart(deep, Sizes.PAGE_SIZE, Order.ASC)).items());
+      check(walk.url(1), query.fetch(pages.pageStart(1, Sizes.PAGE_SIZE, Order.ASC)).items());
+
+      context.progress().printf("bench: wrk -t%d -c%d against serve page 1 and %s, %d s each ...%n", THREADS,
+          CONNECTIONS, deepLabel, seconds);
+      Wrk.Result s1 = load(page1, CONNECTIONS, seconds);
+      Wrk.Result sDeep = load(pageDeep, CONNECTIONS, seconds);
+      Wrk.Result w1 = load(walk.url(1), CONNECTIONS, seconds);
+      String how = String.format("wrk -t%d -c%d -d%ds --latency on 127.0.0.1; one group of %,d comments on DynamoDB"
+          + " Local, %d a page; serve with %d threads; the walk server is the same JDK HTTP server with the same"
+          + " threads, one Query per page from page 1", THREADS, CONNECTIONS, seconds, table.items(), Sizes.PAGE_SIZE,
+          config.threads());
+      context.report(new Figure(rpsName("page 1", "LastEvaluatedKey walk server at page 1"), s1.requestsPerSecond(),
+          "req/s", "walk server, page 1", w1.requestsPerSecond(), "req/s", how));
+      context.report(new Figure(rpsName(deepLabel, "serve page 1"), sDeep.requestsPerSecond(), "req/s",
+          "serve, page 1", s1.requestsPerSecond(), "req/s", how + "; goal: ratio 0.9 or more"));
+      context.report(new Figure(p99Name(deepLabel, "serve page 1"), sDeep.p99Micros() / 1e3, "ms", "serve, page 1",
+          s1.p99Micros() / 1e3, "ms", how));
+      // Overhead: a request to serve and a Query of the same page, alternately from one client, so that the
+      // machine's load drifts alike over both.
+      HttpClient http = HttpClient.newHttpClient();
+      for (int page : new int[] {1, deep}) {
+        PageStart start = pages.pageStart(page, Sizes.PAGE_SIZE, Order.ASC);
+        URI uri = page == 1 ? page1 : pageDeep;
+        // Deep Queries are slow on DynamoDB Local (their cost grows with the start key's depth); 300 give a p50.
+        int n = quick(sizes) ? 200 : 300;
+        Samples served = new Samples(n);
+        Samples queried = new Samples(n);
+        for (int i = -Math.min(50, n); i < n; i++) { // the first 50 rounds warm up
+          long t0 = System.nanoTime();
+          HttpResponse<byte[]> r =
+              http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofByteArray());
+          long t1 = System.nanoTime();
+          query.fetch(start);
+          long t2 = System.nanoTime();
+          if (r.statusCode() != 200) {
+            throw new IllegalStateException(uri + " answered " + r.statusCode());
+          }
+          if (i >= 0) {
+            served.add(t1 - t0);
+            queried.add(t2 - t1);
+          }
+        }
+        double serveMs = served.percentileMicros(50) / 1e3;
+        double queryMs = queried.percentileMicros(50) / 1e3;
+        String label = page == 1 ? "page 1" : deepLabel;
+        context.report(new Figure(overheadName(label), serveMs - queryMs, "ms", "one DynamoDB Local Query p50",
+            queryMs, "ms", String.format("%,d rounds after 50 warm-up, each one GET of the page from serve (Java"
+                + " HttpClient, keep-alive) then one Query of the same page (from its exclusive start key) from this"
+                + " JVM; serve p50 %.2f ms; goal: under 1 ms", n, serveMs)));
+      }
+
+      // A walk request to the deep page takes seconds (minutes at full size on DynamoDB Local): time one first, so
+      // that wrk runs long enough for several.
+      long t0 = System.nanoTime();
+      check(walk.url(walkDeep), query.fetch(pages.pageStart(walkDeep, Sizes.PAGE_SIZE, Order.ASC)).items());
+      double oneWalk = (System.nanoTime() - t0) / 1e9;
+      int walkSeconds = (int) Math.max(quick(sizes) ? 5 : 60, Math.ceil(4 * oneWalk));
+      context.progress().printf("bench: one walk to page %,d took %.1f s; wrk -c2 against it for %d s ...%n",
+          walkDeep, oneWalk, walkSeconds);
+      Wrk.Result wDeep = load(walk.url(walkDeep), 2, walkSeconds, (int) Math.ceil(3 * oneWalk) + 30);
+      String walkHow = how.replace("-c" + CONNECTIONS + " -d" + seconds, "-c2 -d" + walkSeconds)
+          + String.format("; the walk is measured at page %,d (a walk to page %,d costs more still)", walkDeep, deep);
+      String walkName = String.format("LastEvaluatedKey walk server at page %,d", walkDeep);
+      context.report(new Figure(rpsName(deepLabel, walkName), sDeep.requestsPerSecond(), "req/s",
+          "walk server, page " + walkDeep, wDeep.requestsPerSecond(), "req/s", walkHow));
+      context.report(new Figure(p99Name(deepLabel, walkName), sDeep.p99Micros() / 1e3, "ms",
+          "walk server, page " + walkDeep, wDeep.p99Micros() / 1e3, "ms", walkHow));
+    }
+  }
+
+  private static Wrk.Result load(URI url, int connections, int seconds) throws Exception {
+    return load(url, connections, seconds, 30);
+  }
+
+  private static Wrk.Result load(URI url, int connections, int seconds, int timeoutSeconds) throws Exception {
+    Wrk.Result r = Wrk.run(url, Math.min(THREADS, connections), connections, seconds, timeoutSeconds);
+    if (r.errors() > 0 || r.requests() == 0) {
+      throw new IllegalStateException("wrk against " + url + ": " + r.requests() + " requests, " + r.errors()
+          + " errors or non-2xx answers:\n" + r.output());
+    }
+    return r;
+  }
+
+  /** Fails unless the URL answers 200 with exactly these items. */
+  private static void check(URI url, List<Map<String, AttributeValue>> expected) throws Exception {
+    HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(url).build(),
+        HttpResponse.BodyHandlers.ofString());
+    ObjectMapper json = new ObjectMapper();
+    List<String> items = new ArrayList<>();
+    expected.forEach(i -> items.add(DynamoJson.item(i)));
+    JsonNode want = json.readTree("[" + String.join(",", items) + "]");
+    if (r.statusCode() != 200 || !json.readTree(r.body()).get("items").equals(want)) {
+      throw new IllegalStateException(url + " answered " + r.statusCode() + " with other items than the Query of"
+          + " its page: " + r.body());
+    }
+  }
+
+  /** A DynamoDB client with a connection pool as large as the server's, as {@code pagemark serve} has. */
+  private static DynamoDbClient pooledClient(DynamoConnection c, int connections) {
+    return DynamoDbClient.builder().region(Region.of(c.region()))
+        .credentialsProvider(DynamoConnection.credentialsFor(c.endpoint()))
+        .httpClient(ApacheHttpClient.builder().maxConnections(connections).build())
+        .endpointOverride(URI.create(c.endpoint()))
+        .build();
+  }
+
+  /**
+   * The Query an application sends for a page once the index has placed it (as {@code PageReader} does): one request
+   * from the page's exclusive start key, its first {@code skip} items dropped. The comments are small, so one
+   * request holds the page.
+   */
+  private record PageQueries(DynamoDbClient client) {
+    QueryResponse fetch(PageStart s) {
+      QueryRequest.Builder b = QueryRequest.builder().tableName(SampleComments.TABLE).indexName(SampleComments.GSI)
+          .keyConditionExpression("PK2 = :g")
+          .expressionAttributeValues(Map.of(":g", ItemKeys.attributeValue(s.group())))
+          .scanIndexForward(s.order().scanIndexForward()).limit((int) (s.skip() + s.pageSize()));
+      if (s.exclusiveStartKey() != null) {
+        b.exclusiveStartKey(s.exclusiveStartKeyAttributes());
+      }
+      QueryResponse r = client.query(b.build());
+      List<Map<String, AttributeValue>> items = r.items();
+      return r.toBuilder().items(items.subList((int) Math.min(s.skip(), items.size()), items.size())).build();
+    }
+  }
+}
