@@ -15,21 +15,16 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * Merges one group's pending changes into its group file, streaming: only the changes are sorted; the base file is
  * read once, in order, and copied block by block without decoding ({@link RecordCursor}), except for the runs of the
  * sort keys the changes name, which are rebuilt (entries removed, entries added, equal sort keys put in DynamoDB's order again by a {@link TieOrder}).
  *
- * <p>Per item, the newest change that the {@link VersionLedger} has not seen decides: the item is at that change's
- * added entry, or absent; every entry of the item any of its changes names is removed from the base first. Changes no
- * newer than the ledger's are stale and change nothing.
+ * <p>Which changes apply is decided by {@link PendingChanges} (the rules every store's commit shares).
  */
 public final class GroupMerge {
   /** What the merge wrote. */
@@ -70,49 +65,12 @@ public final class GroupMerge {
   private Result run(long baseTieRuns, long baseUnresolved, List<IndexChange> changes, VersionLedger ledger,
       GroupHeader template, Path out) throws IOException {
     KeyValue group = template.groupKey();
-    Map<List<KeyValue>, List<IndexChange>> byItem = new HashMap<>();
-    for (IndexChange c : changes) {
-      byItem.computeIfAbsent(c.itemKey(), k -> new ArrayList<>()).add(c);
-    }
-    Set<List<KeyValue>> drop = new HashSet<>();
-    TreeMap<KeyValue, List<IndexEntry>> addsBySortKey = new TreeMap<>();
-    long applied = 0;
-    long stale = 0;
-    List<Long> appliedTimes = new ArrayList<>();
-    for (Map.Entry<List<KeyValue>, List<IndexChange>> e : byItem.entrySet()) {
-      IndexChange latest = null;
-      Set<List<Object>> seen = new HashSet<>();
-      for (IndexChange c : e.getValue()) {
-        // a duplicate record has its original's creation time and content (its sequence number may differ)
-        List<Object> identity = java.util.Arrays.asList(c.version().creationMicros(), c.removed(), c.added());
-        if (ledger.isNew(e.getKey(), c.version()) && seen.add(identity)) {
-          applied++;
-          appliedTimes.add(c.version().creationMicros());
-          if (latest == null || c.version().isAfter(latest.version())) {
-            latest = c;
-          }
-        } else {
-          stale++;
-        }
-      }
-      if (latest == null) {
-        continue; // every change of this item is already in the group
-      }
-      for (IndexChange c : e.getValue()) {
-        if (c.removed() != null) {
-          drop.add(c.removed());
-          addsBySortKey.putIfAbsent(c.removed().get(0), new ArrayList<>());
-        }
-        if (c.added() != null) {
-          drop.add(c.added());
-          addsBySortKey.putIfAbsent(c.added().get(0), new ArrayList<>());
-        }
-      }
-      if (latest.added() != null) {
-        addsBySortKey.get(latest.added().get(0)).add(new IndexEntry(group, latest.added()));
-      }
-      ledger.put(e.getKey(), latest.version());
-    }
+    PendingChanges pending = PendingChanges.decide(group, changes, ledger);
+    Set<List<KeyValue>> drop = pending.dropped();
+    java.util.NavigableMap<KeyValue, List<IndexEntry>> addsBySortKey = pending.addsBySortKey();
+    long applied = pending.applied();
+    long stale = pending.stale();
+    List<Long> appliedTimes = pending.appliedCreationMicros();
 
     int width = base == null ? 0 : base.header().recordWidth();
     for (List<IndexEntry> adds : addsBySortKey.values()) {
@@ -146,7 +104,7 @@ public final class GroupMerge {
             }
           }
         }
-        if (sameEntries(run, entries, e.getValue())) {
+        if (PendingChanges.runUnchanged(run, entries, e.getValue())) {
           for (IndexRecord rec : run) {
             w.append(rec); // nothing changes in this run (a replay, or names of other entries)
           }
@@ -174,19 +132,6 @@ public final class GroupMerge {
     }
     return new Result(done, done.entryCount(), baseTieRuns - baseRunsRemoved + newRuns,
         baseUnresolved - baseUnresolvedRemoved + newUnresolved, applied, stale, runsRebuilt, appliedTimes);
-  }
-
-  /** Whether the kept base entries plus the added ones are exactly the base run's entries. */
-  private static boolean sameEntries(List<IndexRecord> run, List<IndexEntry> kept, List<IndexEntry> adds) {
-    if (kept.size() + adds.size() != run.size()) {
-      return false;
-    }
-    if (adds.isEmpty()) {
-      return true;
-    }
-    Set<List<KeyValue>> keys = new HashSet<>();
-    run.forEach(r -> keys.add(r.keys()));
-    return adds.stream().allMatch(a -> keys.contains(a.keys()));
   }
 
   /** Counts the run of equal sort keys the rebuilt base records formed (they were one run, or one unique entry). */

@@ -96,42 +96,53 @@ final class VersionLedger {
       return new VersionLedger(defaultHorizon);
     }
     try {
-      if (bytes.length < 28) {
-        throw new IOException("truncated");
-      }
-      int body = bytes.length - 4;
-      if (WalSegment.crc(Arrays.copyOf(bytes, body)) != ByteBuffer.wrap(bytes).getInt(body)) {
-        throw new IOException("checksum mismatch");
-      }
-      DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes, 0, body));
-      byte[] magic = new byte[8];
-      in.readFully(magic);
-      if (!Arrays.equals(magic, MAGIC)) {
-        throw new IOException("not a version ledger (bad magic)");
-      }
-      int version = in.readUnsignedShort();
-      if (version != VERSION) {
-        throw new IOException("ledger format version " + version + " is not supported (this reader knows 1)");
-      }
-      in.readUnsignedShort(); // reserved
-      long horizon = in.readLong();
-      long count = in.readInt() & 0xFFFFFFFFL;
-      Map<List<KeyValue>, Version> m = new HashMap<>((int) Math.min(count * 2, 1 << 24));
-      for (long i = 0; i < count; i++) {
-        Version v = ChangeCodec.readVersion(in);
-        m.put(List.copyOf(ChangeCodec.readKeys(in)), v);
-      }
-      if (in.available() != 0) {
-        throw new IOException("trailing bytes");
-      }
-      return new VersionLedger(m, horizon);
+      return decode(bytes);
     } catch (IOException | RuntimeException e) {
       throw new IndexFormatException(file, "corrupt version ledger (" + e.getMessage() + ")");
     }
   }
 
+  /** A ledger from its bytes ({@link #encode}); throws naming what is wrong. */
+  static VersionLedger decode(byte[] bytes) throws IOException {
+    if (bytes.length < 28) {
+      throw new IOException("truncated");
+    }
+    int body = bytes.length - 4;
+    if (WalSegment.crc(Arrays.copyOf(bytes, body)) != ByteBuffer.wrap(bytes).getInt(body)) {
+      throw new IOException("checksum mismatch");
+    }
+    DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes, 0, body));
+    byte[] magic = new byte[8];
+    in.readFully(magic);
+    if (!Arrays.equals(magic, MAGIC)) {
+      throw new IOException("not a version ledger (bad magic)");
+    }
+    int version = in.readUnsignedShort();
+    if (version != VERSION) {
+      throw new IOException("ledger format version " + version + " is not supported (this reader knows 1)");
+    }
+    in.readUnsignedShort(); // reserved
+    long horizon = in.readLong();
+    long count = in.readInt() & 0xFFFFFFFFL;
+    Map<List<KeyValue>, Version> m = new HashMap<>((int) Math.min(count * 2, 1 << 24));
+    for (long i = 0; i < count; i++) {
+      Version v = ChangeCodec.readVersion(in);
+      m.put(List.copyOf(ChangeCodec.readKeys(in)), v);
+    }
+    if (in.available() != 0) {
+      throw new IOException("trailing bytes");
+    }
+    return new VersionLedger(m, horizon);
+  }
+
   /** Writes the ledger (into a build being written; it is published with the build). */
   void write(Path file) throws IOException {
+    Files.createDirectories(file.getParent());
+    Files.write(file, encode());
+  }
+
+  /** The ledger's bytes: magic, version, horizon, entries, CRC-32C (the same bytes a ledger file holds). */
+  byte[] encode() throws IOException {
     ByteArrayOutputStream buf = new ByteArrayOutputStream(32 + versions.size() * 40);
     DataOutputStream out = new DataOutputStream(buf);
     out.write(MAGIC);
@@ -147,7 +158,6 @@ final class VersionLedger {
     byte[] body = buf.toByteArray();
     out.writeInt(WalSegment.crc(body));
     out.flush();
-    Files.createDirectories(file.getParent());
-    Files.write(file, buf.toByteArray());
+    return buf.toByteArray();
   }
 }

@@ -4,6 +4,7 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.sameInstance;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.pagemark.testing.flink.FlinkCluster;
 import java.nio.file.Path;
@@ -21,8 +22,8 @@ import software.amazon.awssdk.services.kinesis.KinesisClient;
 
 /**
  * The JVM-wide services of the extensions, killed with SIGKILL the way the OOM killer or a crash would: DynamoDB
- * Local and kinesalite are running and answering again, on the same port and empty, when a test next asks for them;
- * a Flink cluster that lost a process says so, which is what makes its extension start a new one.
+ * Local, kinesalite and PostgreSQL are running and answering again, on the same port and empty, when a test next
+ * asks for them; a Flink cluster that lost a process says so, which is what makes its extension start a new one.
  */
 class ServiceRestartIT {
   @Test
@@ -55,6 +56,19 @@ class ServiceRestartIT {
     try (KinesisClient c = again.client()) {
       assertThat(c.listStreams().streamNames(), is(List.of("after")));
     }
+  }
+
+  @Test
+  @ExtendWith(PostgresExtension.class)
+  void aKilledPostgresIsBackOnItsPortAsANewCluster(PostgresServer postgres) throws Exception {
+    String url = postgres.createDatabase("before_the_kill");
+    postgres.kill(); // the postmaster is not a child of this JVM (pg_ctl detaches it): the launcher kills it
+    PostgresServer again = PostgresExtension.get();
+    assertThat(again, not(sameInstance(postgres)));
+    assertThat(again.port(), is(postgres.port()));
+    again.ping();
+    assertThrows(java.sql.SQLException.class, () -> java.sql.DriverManager.getConnection(url).close(),
+        "the new cluster is empty: the database made before the kill is gone");
   }
 
   @Test

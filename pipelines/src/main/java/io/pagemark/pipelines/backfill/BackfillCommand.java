@@ -38,7 +38,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
     description = {
       "Builds the index of a whole table on a Beam runner (DirectRunner, or Flink: --runner=FlinkRunner): scans it,"
           + " orders each group as a Query on the GSI returns it, and publishes a build to a directory (--output),"
-          + " to Redis (--redis), or both. Prints progress on stderr and a one-line summary.",
+          + " to Redis (--redis), to PostgreSQL (--jdbcUrl), or several of them. Prints progress on stderr and a"
+          + " one-line summary.",
       "Give --gsi=INDEX, or --groupAttribute and --sortAttribute."
     })
 public final class BackfillCommand implements Callable<Integer>, BeamOptions.PipelineCommand {
@@ -80,8 +81,9 @@ public final class BackfillCommand implements Callable<Integer>, BeamOptions.Pip
     try {
       BuildInfo info = run(options, backfill, err);
       if (info == null) {
-        out.printf("pagemark backfill: published build %s of table %s to Redis %s; dead letters, if any, in %s%n",
-            backfill.buildId(), options.getTable(), io.pagemark.format.redis.RedisAddress.parse(options.getRedis()),
+        out.printf("pagemark backfill: published build %s of table %s to %s; dead letters, if any, in %s%n",
+            backfill.buildId(), options.getTable(),
+            String.join(" and ", backfill.sinks().stream().map(s -> s.describe()).toList()),
             Path.of(options.getDeadLetterOutput(), backfill.buildId()));
         return ExitCode.OK;
       }
@@ -103,10 +105,12 @@ public final class BackfillCommand implements Callable<Integer>, BeamOptions.Pip
     if (explicit && (o.getGroupAttribute() == null || o.getSortAttribute() == null)) {
       throw new IllegalArgumentException("--groupAttribute and --sortAttribute go together");
     }
-    if (o.getOutput() == null && o.getRedis() == null) {
-      throw new IllegalArgumentException("give --output=DIR, --redis=redis://HOST:PORT, or both");
+    if (o.getOutput() == null && o.getRedis() == null && o.getJdbcUrl() == null) {
+      throw new IllegalArgumentException(
+          "give --output=DIR, --redis=redis://HOST:PORT, --jdbcUrl=jdbc:postgresql://HOST:PORT/DB, or several");
     }
     RedisSink.check(o);
+    JdbcSink.check(o);
     if (!explicit && o.getGsi() == null) {
       throw new IllegalArgumentException("give --gsi=INDEX, or --groupAttribute and --sortAttribute");
     }
@@ -163,6 +167,10 @@ public final class BackfillCommand implements Callable<Integer>, BeamOptions.Pip
     if (redis != null) {
       b = b.withSink(redis);
     }
+    io.pagemark.transforms.sink.jdbc.WriteJdbcIndex jdbc = JdbcSink.of(o);
+    if (jdbc != null) {
+      b = b.withSink(jdbc);
+    }
     return b.withDeadLetterOutput(o.getDeadLetterOutput());
   }
 
@@ -183,7 +191,7 @@ public final class BackfillCommand implements Callable<Integer>, BeamOptions.Pip
       throw new IllegalStateException("pipeline ended in state " + state + "; nothing was published");
     }
     if (options.getOutput() == null) {
-      return null; // Redis only: the sink's finish step checked and recorded the build in Redis
+      return null; // no files: the Redis or PostgreSQL sink's last step checked and published the build
     }
     Path root = Path.of(options.getOutput());
     return BuildInfo.read(

@@ -6,7 +6,7 @@ import org.apache.beam.sdk.options.Description;
 import org.apache.beam.sdk.options.Validation;
 
 /** Options of {@code pagemark backfill}; every Beam option (runner, parallelism, ...) is accepted as well. */
-public interface BackfillOptions extends AwsOptions, RedisOptions {
+public interface BackfillOptions extends AwsOptions, RedisOptions, JdbcOptions {
   @Description("DynamoDB table to index.")
   @Validation.Required
   String getTable();
@@ -42,7 +42,7 @@ public interface BackfillOptions extends AwsOptions, RedisOptions {
 
   void setSortAttributeType(String value);
 
-  @Description("Index root directory; each build is published under it atomically. Optional with --redis.")
+  @Description("Index root directory; each build is published under it atomically. Optional with --redis or --jdbcUrl.")
   String getOutput();
 
   void setOutput(String value);

@@ -39,7 +39,8 @@ public final class LookupCommand implements Callable<Integer> {
 
   @Option(names = "--index", required = true, paramLabel = "DIR|redis://HOST:PORT[/DB][?prefix=P]",
       description = "The index: its root directory, or the Redis database that holds it (prefix: its key prefix, when"
-          + " the database holds several indexes).")
+          + " the database holds several indexes), or a PostgreSQL index:"
+          + " jdbc:postgresql://HOST:PORT/DB[?currentSchema=S].")
   String index;
 
   @Option(names = "--group", required = true, paramLabel = "G",

@@ -47,7 +47,8 @@ public final class PageCommand implements Callable<Integer> {
   String gsi;
 
   @Option(names = "--index", required = true, paramLabel = "DIR|redis://...",
-      description = "The index: its root directory, or redis://HOST:PORT[/DB][?prefix=P].")
+      description = "The index: its root directory, redis://HOST:PORT[/DB][?prefix=P], or"
+          + " jdbc:postgresql://HOST:PORT/DB[?currentSchema=S].")
   String index;
 
   @Option(names = "--group", required = true, paramLabel = "G",

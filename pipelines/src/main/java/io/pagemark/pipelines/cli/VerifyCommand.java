@@ -51,7 +51,8 @@ public final class VerifyCommand implements Callable<Integer> {
   String gsi;
 
   @Option(names = "--index", required = true, paramLabel = "DIR|redis://HOST:PORT[/DB][?prefix=P]",
-      description = "The index: its root directory, or the Redis database that holds it.")
+      description = "The index: its root directory, the Redis database that holds it, or"
+          + " jdbc:postgresql://HOST:PORT/DB[?currentSchema=S].")
   String index;
 
   @Option(names = "--build", paramLabel = "ID", description = "Check this build (default: the current one).")

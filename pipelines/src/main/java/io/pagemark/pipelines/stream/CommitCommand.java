@@ -4,6 +4,7 @@ import io.pagemark.pipelines.cli.Cli;
 import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.commit.IndexCommit;
+import io.pagemark.format.jdbc.JdbcAddress;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.NoSuchFileException;
@@ -16,18 +17,27 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code pagemark commit}: folds an index's pending WAL segments into a new build ({@link IndexCommit}) and prints a
- * one-line summary. Safe to run on a schedule while {@code pagemark stream} appends, and to kill at any point.
+ * {@code pagemark commit}: folds an index's pending WAL segments into a new build ({@link IndexCommit}), or applies
+ * them to a PostgreSQL index group by group ({@link JdbcCommitRun}), and prints a one-line summary. Safe to run on a
+ * schedule while {@code pagemark stream} appends, and to kill at any point.
  */
 @Command(
     name = "commit",
     description = "Folds the pending write-ahead-log segments of a file index (what pagemark stream appended) into a"
-        + " new build and publishes it. Safe to run on a schedule while the stream appends, and to kill at any point.")
+        + " new build and publishes it; with --index=jdbc:postgresql://... and --wal=DIR, applies them to a PostgreSQL"
+        + " index, each group in one transaction. Safe to run on a schedule while the stream appends, and to kill at"
+        + " any point.")
 public final class CommitCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--index", required = true, paramLabel = "DIR", description = "The index root directory.")
+  @Option(names = "--index", required = true, paramLabel = "DIR|jdbc:postgresql://...",
+      description = "The index root directory, or a PostgreSQL index (?currentSchema=S for another schema than"
+          + " pagemark; give --wal too).")
   String index;
+
+  @Option(names = "--wal", paramLabel = "DIR",
+      description = "With a PostgreSQL --index: the directory the stream writes its WAL under (its --output).")
+  String wal;
 
   @Option(names = "--group", paramLabel = "G", description = "Commit this group only; the others wait.")
   String group;
@@ -68,16 +78,26 @@ public final class CommitCommand implements Callable<Integer> {
     if (!resolve.equals("true") && !resolve.equals("false")) {
       throw Cli.usageError(spec, "--resolveTies must be true or false, not \"" + resolve + "\"");
     }
+    if (index.startsWith(JdbcAddress.SCHEME)) {
+      if (spec.commandLine().getParseResult().hasMatchedOption("--keepBuilds")) {
+        throw Cli.usageError(spec, "--keepBuilds applies to a file index; a PostgreSQL index is committed in place"
+            + " (pagemark gc drops its old builds)");
+      }
+      if (wal == null) {
+        throw Cli.usageError(spec, "a PostgreSQL --index needs --wal=DIR, the directory the stream writes to");
+      }
+      return new JdbcCommitRun(spec, out, err).run(index, Path.of(wal), group, resolve.equals("true")
+          ? connection() : null, Cli.inRange(spec, "--dedupeHours", dedupeHours, 1, 24 * 365));
+    }
+    if (wal != null) {
+      throw Cli.usageError(spec, "--wal goes with a PostgreSQL --index; a file index keeps its WAL under --index");
+    }
     IndexCommit commit = IndexCommit.of(Path.of(index))
         .withKeepBuilds((int) Cli.inRange(spec, "--keepBuilds", keepBuilds, 2, 1000))
         .withDedupeWindow(Duration.ofHours(Cli.inRange(spec, "--dedupeHours", dedupeHours, 1, 24 * 365)))
         .withProgress(err);
     if (resolve.equals("true")) {
-      try {
-        commit = commit.withTieResolution(new DynamoConnection(dynamoEndpoint, awsRegion));
-      } catch (IllegalArgumentException e) {
-        throw Cli.usageError(spec, e.getMessage());
-      }
+      commit = commit.withTieResolution(connection());
     }
     if (group != null) {
       commit = commit.withGroup(group);
@@ -105,6 +125,14 @@ public final class CommitCommand implements Callable<Integer> {
     } catch (IOException | RuntimeException e) {
       err.println("pagemark commit: failed: " + Cli.rootMessage(e));
       return ExitCode.FAILURE;
+    }
+  }
+
+  private DynamoConnection connection() {
+    try {
+      return new DynamoConnection(dynamoEndpoint, awsRegion);
+    } catch (IllegalArgumentException e) {
+      throw Cli.usageError(spec, e.getMessage());
     }
   }
 }

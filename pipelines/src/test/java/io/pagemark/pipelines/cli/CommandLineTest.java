@@ -84,7 +84,8 @@ class CommandLineTest {
     assertThat(unknown.err, containsString("pagemark lookup"));
     assertUsageError(pagemark("gc", "--index=/nowhere", "--keep=1", "--keep=2"),
         "pagemark gc: option --keep given twice");
-    assertUsageError(pagemark("gc", "--index"), "pagemark gc: option --index needs a value: --index=DIR");
+    assertUsageError(pagemark("gc", "--index"),
+        "pagemark gc: option --index needs a value: --index=DIR|jdbc:postgresql://...");
     assertUsageError(pagemark("gc", "--index="), "pagemark gc: --index must not be empty");
     assertUsageError(pagemark("gc", "--index=x", "--keep=0"),
         "pagemark gc: --keep must be between 1 and 1000000, not 0");
