@@ -46,7 +46,7 @@ public final class CommitBenchmark {
   private static final List<KeyAttribute> ATTRIBUTES = List.of(
       new KeyAttribute("SK", KeyType.S, KeyAttribute.INDEX_SORT_KEY),
       new KeyAttribute("PK", KeyType.S, KeyAttribute.TABLE_PARTITION_KEY));
-  private static final KeyValue GROUP = KeyValue.ofString("SKU-00000");
+  static final KeyValue GROUP = KeyValue.ofString("SKU-00000");
 
   private CommitBenchmark() {}
 
@@ -131,20 +131,20 @@ public final class CommitBenchmark {
     return new Result(entries, changes, bytes, median(commit), median(copy));
   }
 
-  private static KeyValue sortKey(Random r) {
+  static KeyValue sortKey(Random r) {
     return KeyValue.ofString(BASE.plusSeconds((long) (r.nextDouble() * 90_000_000L)).toString());
   }
 
   /** Item {@code i}'s sort key in the base: evenly spread, so that the base is in order by construction. */
-  private static KeyValue time(long i) {
+  static KeyValue time(long i) {
     return KeyValue.ofString(BASE.plusSeconds(i * 30).toString());
   }
 
-  private static String comment(long i) {
+  static String comment(long i) {
     return String.format("comment-%08d", i);
   }
 
-  private static void writeBase(Path dir, long entries) throws IOException {
+  static void writeBase(Path dir, long entries) throws IOException {
     String id = "bench-base";
     long now = System.currentTimeMillis();
     IndexLayout layout = new IndexLayout(dir);
@@ -172,7 +172,7 @@ public final class CommitBenchmark {
     layout.publish(id);
   }
 
-  private static double median(double[] v) {
+  static double median(double[] v) {
     double[] s = v.clone();
     Arrays.sort(s);
     return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;

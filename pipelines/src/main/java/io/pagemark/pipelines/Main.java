@@ -10,6 +10,7 @@ import io.pagemark.pipelines.cli.VerifyCommand;
 import io.pagemark.pipelines.demo.Demo;
 import io.pagemark.pipelines.flink.FlinkClusterCommand;
 import io.pagemark.pipelines.relay.RelayCommand;
+import io.pagemark.pipelines.resp.RespCommand;
 import io.pagemark.pipelines.serve.ServeCommand;
 import io.pagemark.pipelines.stream.CommitCommand;
 import io.pagemark.pipelines.stream.StreamCommand;
@@ -52,6 +53,7 @@ import picocli.CommandLine.Spec;
       Demo.class, BackfillCommand.class, StreamCommand.class, CommitCommand.class, LookupCommand.class,
       PageCommand.class, VerifyCommand.class, GcCommand.class, RelayCommand.class, FlinkClusterCommand.class,
       ServeCommand.class,
+      RespCommand.class,
       HelpCommand.class
     })
 public final class Main implements Callable<Integer> {

@@ -43,7 +43,7 @@ public final class PageWalk {
    * The page an application's own Query reads from a page start (group key {@code PK2}): from its exclusive start key,
    * {@code skip} items dropped and {@code pageSize} kept, querying again while DynamoDB stops early (at 1 MB).
    */
-  static List<Map<String, AttributeValue>> fromStart(DynamoDbClient c, String table, String index, PageStart start) {
+  public static List<Map<String, AttributeValue>> fromStart(DynamoDbClient c, String table, String index, PageStart start) {
     List<Map<String, AttributeValue>> items = new ArrayList<>();
     Map<String, AttributeValue> from = start.exclusiveStartKeyAttributes();
     long wanted = start.skip() + start.pageSize();

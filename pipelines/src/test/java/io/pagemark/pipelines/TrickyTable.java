@@ -28,8 +28,8 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
  */
 public final class TrickyTable {
   public static final String BY_STRING = "byString";
-  static final String BY_NUMBER = "byNumber";
-  static final String BY_BINARY = "byBinary";
+  public static final String BY_NUMBER = "byNumber";
+  public static final String BY_BINARY = "byBinary";
 
   /** Group keys that must never become paths, and must stay distinct. */
   public static final List<String> HOSTILE_GROUPS =
