@@ -77,10 +77,10 @@ class CommandLineTest {
   @Test
   void usageErrorsSayWhatWasWrong() {
     assertUsageError(pagemark(), "pagemark: say which command to run: demo, backfill, stream, commit, lookup, page,"
-        + " verify, gc, relay, flink-cluster, serve, help");
+        + " verify, gc, relay, flink-cluster, serve, resp, help");
     Run unknown = pagemark("lookupp");
     assertUsageError(unknown, "pagemark: unknown command \"lookupp\" (demo, backfill, stream, commit, lookup, page,"
-        + " verify, gc, relay, flink-cluster, serve or help)");
+        + " verify, gc, relay, flink-cluster, serve, resp or help)");
     assertThat(unknown.err, containsString("pagemark lookup"));
     assertUsageError(pagemark("gc", "--index=/nowhere", "--keep=1", "--keep=2"),
         "pagemark gc: option --keep given twice");
