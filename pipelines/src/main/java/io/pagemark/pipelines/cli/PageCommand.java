@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -46,10 +47,13 @@ public final class PageCommand implements Callable<Integer> {
       description = "The global secondary index the index numbers pages of (none: the table's own keys).")
   String gsi;
 
-  @Option(names = "--index", required = true, paramLabel = "DIR|redis://...",
+  @Option(names = "--index", required = true, paramLabel = "DIR|redis://...|s3://...",
       description = "The index: its root directory, redis://HOST:PORT[/DB][?prefix=P],"
-          + " redis-cluster://HOST:PORT[,HOST:PORT...][?prefix=P], or jdbc:postgresql://HOST:PORT/DB[?currentSchema=S].")
+          + " redis-cluster://HOST:PORT[,HOST:PORT...][?prefix=P], s3://BUCKET/PREFIX, or"
+          + " jdbc:postgresql://HOST:PORT/DB[?currentSchema=S].")
   String index;
+
+  @Mixin S3EndpointOption s3;
 
   @Option(names = "--group", required = true, paramLabel = "G",
       description = "Group key: text for S groups, a decimal number for N, base64 for B.")
@@ -101,7 +105,7 @@ public final class PageCommand implements Callable<Integer> {
       throw Cli.usageError(spec, e.getMessage());
     }
     ItemPage<Map<String, AttributeValue>> result;
-    try (Index opened = VerifyCommand.openIndex(index, build);
+    try (Index opened = VerifyCommand.openIndex(s3.apply(index), build);
         DynamoDbClient client = connection.client()) {
       PageReader<Map<String, AttributeValue>> reader =
           (gsi == null ? PageReader.of(client, table, opened) : PageReader.of(client, table, gsi, opened))

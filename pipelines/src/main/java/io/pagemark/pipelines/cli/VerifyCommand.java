@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -50,11 +51,13 @@ public final class VerifyCommand implements Callable<Integer> {
       description = "The global secondary index the index numbers pages of.")
   String gsi;
 
-  @Option(names = "--index", required = true, paramLabel = "DIR|redis://HOST:PORT[/DB][?prefix=P]",
+  @Option(names = "--index", required = true, paramLabel = "DIR|redis://HOST:PORT[/DB][?prefix=P]|s3://BUCKET/PREFIX",
       description = "The index: its root directory, the Redis database (redis://) or Redis Cluster"
-          + " (redis-cluster://HOST:PORT[,HOST:PORT...]) that holds it, or"
+          + " (redis-cluster://HOST:PORT[,HOST:PORT...]) that holds it, its S3 prefix, or"
           + " jdbc:postgresql://HOST:PORT/DB[?currentSchema=S].")
   String index;
+
+  @Mixin S3EndpointOption s3;
 
   @Option(names = "--build", paramLabel = "ID", description = "Check this build (default: the current one).")
   String build;
@@ -108,8 +111,14 @@ public final class VerifyCommand implements Callable<Integer> {
     long groupsAtMost =
         maxGroups == null ? Long.MAX_VALUE : Cli.inRange(spec, "--maxGroups", maxGroups, 1, Long.MAX_VALUE);
     DynamoConnection connection = new DynamoConnection(dynamoEndpoint, awsRegion);
+    String indexSpec;
+    try {
+      indexSpec = s3.apply(index);
+    } catch (IllegalArgumentException e) {
+      throw Cli.usageError(spec, e.getMessage());
+    }
     try (DynamoDbClient client = connection.client();
-        Index opened = openIndex(index, build)) {
+        Index opened = openIndex(indexSpec, build)) {
       KeySchema schema = KeySchema.describe(client, table, gsi);
       String builtOn = builtOn(opened);
       if (!builtOn.equals(schema.groupAttribute() + "/" + schema.sortAttribute().name())) {
