@@ -114,6 +114,13 @@ public final class RedisSession implements AutoCloseable {
     if (e instanceof JedisConnectionException || RedisNodes.isRedirect(e)) {
       return true;
     }
+    // A pool that cannot hand out a connection ("Could not get a resource from the pool") wraps the dropped
+    // connection's error: that is a connection failure too.
+    for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+      if (c instanceof JedisConnectionException) {
+        return true;
+      }
+    }
     String m = e.getMessage() == null ? "" : e.getMessage();
     return e instanceof JedisDataException
         && (m.startsWith("LOADING") || m.startsWith("BUSY") || m.startsWith("TRYAGAIN") || m.startsWith("MASTERDOWN"));
