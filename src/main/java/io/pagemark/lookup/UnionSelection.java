@@ -1,0 +1,145 @@
+package io.pagemark.lookup;
+
+import io.pagemark.key.KeyValue;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The k-way selection behind a union's pages: for a rank r of the union's ascending order, how many items of each
+ * group come before it, found by reading the groups' sort keys by rank and never the union itself.
+ *
+ * <p>The union's ascending order ranks the item at rank i of group g (groups sorted by group key) by the triple
+ * (sort key, g, i), so the items of one group keep their own order. The selection narrows a window [lo, hi] holding
+ * the answer for every group: it takes the middle item of the widest window, counts the items of every group below
+ * it (a binary search on the sort key), and moves every window's lower end up when that item is among the first r,
+ * its upper end down when it is not. Sort keys read are cached for the selection's life, so the binary searches of
+ * successive pivots, which converge, share their reads. Not thread-safe; one per page start.
+ */
+final class UnionSelection {
+  private final List<GroupPages> groups;
+  private final long[] counts;
+  private final long total;
+  private final List<Map<Long, KeyValue>> cache;
+  private long reads;
+
+  /** {@code groups} sorted by group key in DynamoDB's order. */
+  UnionSelection(List<GroupPages> groups) {
+    this.groups = groups;
+    this.counts = new long[groups.size()];
+    long n = 0;
+    for (int g = 0; g < counts.length; g++) {
+      counts[g] = groups.get(g).count();
+      n += counts[g];
+    }
+    this.total = n;
+    this.cache = new java.util.ArrayList<>();
+    for (int g = 0; g < counts.length; g++) {
+      cache.add(new HashMap<>());
+    }
+  }
+
+  long total() {
+    return total;
+  }
+
+  /** Sort keys read from the store so far (each distinct rank once). */
+  long reads() {
+    return reads;
+  }
+
+  /**
+   * Per group, how many of its items are among the first {@code r} items of the union read in {@code order}: the
+   * first that many items of the group's own walk in that order.
+   */
+  long[] before(long r, Order order) throws IOException {
+    if (order == Order.ASC) {
+      return ascendingBefore(r);
+    }
+    // Runs of one (sort key, group) stay together in both orders, so the first r of the descending union hold, per
+    // group, as many items as the last r of the ascending union do.
+    long[] asc = ascendingBefore(total - r);
+    long[] desc = new long[asc.length];
+    for (int g = 0; g < asc.length; g++) {
+      desc[g] = counts[g] - asc[g];
+    }
+    return desc;
+  }
+
+  private long[] ascendingBefore(long r) throws IOException {
+    if (r < 0 || r > total) {
+      throw new IndexOutOfBoundsException("rank " + r + " is outside 0.." + total);
+    }
+    int k = counts.length;
+    long[] lo = new long[k];
+    long[] hi = new long[k];
+    for (int g = 0; g < k; g++) {
+      lo[g] = Math.max(0, r - (total - counts[g]));
+      hi[g] = Math.min(counts[g], r);
+    }
+    long[] below = new long[k];
+    while (true) {
+      int widest = -1;
+      for (int g = 0; g < k; g++) {
+        if (hi[g] > lo[g] && (widest < 0 || hi[g] - lo[g] > hi[widest] - lo[widest])) {
+          widest = g;
+        }
+      }
+      if (widest < 0) {
+        return lo;
+      }
+      long m = lo[widest] + (hi[widest] - lo[widest]) / 2;
+      KeyValue pivot = sortKey(widest, m);
+      long rank = 0;
+      for (int h = 0; h < k; h++) {
+        below[h] = h == widest ? m : countBelow(h, pivot, h < widest);
+        rank += below[h];
+      }
+      if (rank < r) {
+        lo[widest] = m + 1;
+        for (int h = 0; h < k; h++) {
+          if (h != widest) {
+            lo[h] = Math.max(lo[h], below[h]);
+          }
+        }
+      } else {
+        hi[widest] = m;
+        for (int h = 0; h < k; h++) {
+          if (h != widest) {
+            hi[h] = Math.min(hi[h], below[h]);
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Items of group {@code h} before a pivot of sort key {@code s} from another group: those with a smaller sort key,
+   * and those with an equal one when group {@code h} sorts before the pivot's group ({@code ties}).
+   */
+  private long countBelow(int h, KeyValue s, boolean ties) throws IOException {
+    long a = 0;
+    long b = counts[h];
+    while (a < b) {
+      long mid = a + (b - a) / 2;
+      int c = sortKey(h, mid).compareTo(s);
+      if (c < 0 || (c == 0 && ties)) {
+        a = mid + 1;
+      } else {
+        b = mid;
+      }
+    }
+    return a;
+  }
+
+  private KeyValue sortKey(int g, long rank) throws IOException {
+    KeyValue v = cache.get(g).get(rank);
+    if (v == null) {
+      v = groups.get(g).sortKeyAt(rank);
+      cache.get(g).put(rank, v);
+      reads++;
+    }
+    return v;
+  }
+}
