@@ -1,0 +1,155 @@
+package io.pagemark.pipelines.union;
+
+import static io.pagemark.pipelines.BackfillIT.backfill;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.is;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.pagemark.key.KeyType;
+import io.pagemark.key.KeyValue;
+import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
+import io.pagemark.lookup.Order;
+import io.pagemark.lookup.PageOutOfRangeException;
+import io.pagemark.lookup.PageReader;
+import io.pagemark.lookup.UnionPage;
+import io.pagemark.lookup.UnionPageStart;
+import io.pagemark.pipelines.BackfillIT.Result;
+import io.pagemark.pipelines.PageWalk;
+import io.pagemark.pipelines.TrickyTable;
+import io.pagemark.pipelines.demo.SampleComments;
+import io.pagemark.testing.DynamoDbLocal;
+import io.pagemark.testing.DynamoDbLocalExtension;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * Pages of unions of groups against DynamoDB Local: on the backfill test table plus ratings-like groups (2 to 5
+ * groups, skewed sizes, ties inside and across groups, an empty group, a group of one item, hostile group keys), every
+ * page of every union in both orders equals the merge of the groups' own DynamoDB walks by the union's rule, and
+ * takes one Query per group with items on it.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(DynamoDbLocalExtension.class)
+class UnionPagesIT {
+  static final String TABLE = "unions";
+  @TempDir static Path dir;
+  DynamoDbLocal local;
+  DynamoDbClient client;
+  private final Map<String, Path> builds = new HashMap<>();
+
+  static final List<List<String>> UNIONS = List.of(
+      List.of(RatingsGroups.rating(3), RatingsGroups.rating(5)),
+      List.of(RatingsGroups.rating(1), RatingsGroups.rating(2), RatingsGroups.rating(3), RatingsGroups.rating(4),
+          RatingsGroups.rating(5)),
+      List.of(RatingsGroups.rating(1), RatingsGroups.rating(4), "ties"),
+      List.of("utf", "ties"),
+      List.of("\u00e9", "e\u0301", "A", "a"),
+      List.of("../x", "/etc/passwd", "nul\u0000byte", "big"));
+
+  @BeforeAll
+  void createTable(DynamoDbLocal local) throws Exception {
+    this.local = local;
+    client = local.client();
+    TrickyTable.create(client, TABLE);
+    List<Map<String, AttributeValue>> items = new ArrayList<>(TrickyTable.items(15));
+    items.addAll(RatingsGroups.items(15));
+    SampleComments.load(client, TABLE, items, 2, null);
+  }
+
+  @AfterAll
+  void close() {
+    client.close();
+  }
+
+  Path build(String gsi) {
+    return builds.computeIfAbsent(gsi, g -> {
+      Path out = dir.resolve(g);
+      Result r = backfill(local, "--table=" + TABLE, "--gsi=" + g, "--output=" + out);
+      assertThat(r.err(), r.code(), is(0));
+      return out;
+    });
+  }
+
+  static List<KeyValue> keys(List<String> groups) {
+    List<KeyValue> keys = new ArrayList<>();
+    groups.forEach(g -> keys.add(KeyValue.ofString(g)));
+    return keys;
+  }
+
+  @ParameterizedTest(name = "{0}: pages of {3}")
+  @CsvSource({"byString,SK,S,7", "byNumber,NUM,N,5", "byBinary,BIN,B,4"})
+  void everyPageOfEveryUnionInBothOrdersIsTheMergeOfTheGroupsWalks(
+      String gsi, String sortAttribute, String sortType, int pageSize) throws Exception {
+    try (Index index = Indexes.open(build(gsi).toString())) {
+      PageReader<Map<String, AttributeValue>> reader = PageReader.of(client, TABLE, gsi, index);
+      long pagesRead = 0;
+      long requests = 0;
+      for (List<String> union : UNIONS) {
+        for (Order order : Order.values()) {
+          List<Map<String, AttributeValue>> merged = RatingsGroups.merged(
+              client, TABLE, gsi, sortAttribute, KeyType.valueOf(sortType), union, order == Order.ASC);
+          long pages = (merged.size() + pageSize - 1) / pageSize;
+          for (int n = 1; n <= pages; n++) {
+            UnionPage<Map<String, AttributeValue>> page = reader.read(keys(union), n, pageSize, order);
+            List<Map<String, AttributeValue>> want =
+                merged.subList((n - 1) * pageSize, Math.min(merged.size(), n * pageSize));
+            String what = gsi + " union " + union + " page " + n + " " + order;
+            assertThat(what, PageWalk.keys(page.items()), equalTo(PageWalk.keys(want)));
+            assertThat(what, page.items(), equalTo(want));
+            assertThat(what, page.count(), is((long) merged.size()));
+            assertThat(what, page.pages(), is(pages));
+            assertThat(what, page.stale(), is(false));
+            long groupsOnPage = page.start().starts().stream().filter(s -> s.take() > 0).count();
+            if (!union.contains("big")) {
+              assertThat(what, (long) page.requests(), is(groupsOnPage));
+            }
+            pagesRead++;
+            requests += page.requests();
+          }
+          int last = (int) pages;
+          assertThrows(PageOutOfRangeException.class, () -> reader.read(keys(union), last + 1, pageSize, order));
+        }
+      }
+      assertThat(pagesRead, greaterThan(100L));
+      assertThat(reader.metrics().pages(), is(pagesRead));
+      assertThat(reader.metrics().queryRequests(), is(requests));
+    }
+  }
+
+  @Test
+  void aPageStartNamesEachGroupsQueryAndTheUnionRefusesAGroupGivenTwice() throws Exception {
+    try (Index index = Indexes.open(build("byString").toString())) {
+      List<KeyValue> union = keys(List.of(RatingsGroups.rating(5), RatingsGroups.rating(2), RatingsGroups.rating(3)));
+      try (var pages = index.union(union)) {
+        assertThat(pages.count(), is((long) RatingsGroups.SIZES[3] + RatingsGroups.SIZES[5]));
+        UnionPageStart start = pages.pageStart(4, 20, Order.DESC);
+        assertThat(start.groups(), equalTo(keys(List.of(RatingsGroups.rating(2), RatingsGroups.rating(3),
+            RatingsGroups.rating(5)))));
+        assertThat(start.starts().get(0).take(), is(0L));
+        assertThat(start.starts().get(1).take() + start.starts().get(2).take(),
+            is(Math.min(20L, pages.count() - 60)));
+        assertThat(start.buildId(), equalTo(index.buildId()));
+      }
+      IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
+          () -> index.union(keys(List.of("ties", "utf", "ties"))));
+      assertThat(twice.getMessage(), containsString("given twice"));
+    }
+  }
+}
