@@ -1,6 +1,7 @@
 package io.pagemark.pipelines.union;
 
 import static io.pagemark.pipelines.BackfillIT.backfill;
+import static io.pagemark.pipelines.BackfillIT.cli;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -8,6 +9,8 @@ import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pagemark.key.KeyType;
 import io.pagemark.key.KeyValue;
 import io.pagemark.lookup.Index;
@@ -49,6 +52,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 @ExtendWith(DynamoDbLocalExtension.class)
 class UnionPagesIT {
   static final String TABLE = "unions";
+  static final ObjectMapper JSON = new ObjectMapper();
   @TempDir static Path dir;
   DynamoDbLocal local;
   DynamoDbClient client;
@@ -131,6 +135,50 @@ class UnionPagesIT {
       assertThat(reader.metrics().pages(), is(pagesRead));
       assertThat(reader.metrics().queryRequests(), is(requests));
     }
+  }
+
+  @Test
+  void lookupAndPageTakeGroupMoreThanOnce() throws Exception {
+    String index = "--index=" + build("byString");
+    String[] groups = {"--group=" + RatingsGroups.rating(5), "--group=" + RatingsGroups.rating(3)};
+    Result lookup = cli("lookup", index, groups[0], groups[1], "--page=2,5", "--pageSize=20", "--order=desc");
+    assertThat(lookup.err(), lookup.code(), is(0));
+    String[] lines = lookup.out().split("\n");
+    assertThat(lines.length, is(2));
+    JsonNode p2 = JSON.readTree(lines[0]);
+    assertThat(p2.get("groups").toString(),
+        equalTo("[\"" + RatingsGroups.rating(3) + "\",\"" + RatingsGroups.rating(5) + "\"]"));
+    assertThat(p2.get("page").asLong(), is(2L));
+    assertThat(p2.get("count").asLong(), is((long) RatingsGroups.SIZES[3] + RatingsGroups.SIZES[5]));
+    assertThat(p2.get("pages").asLong(), is(7L));
+    long take = 0;
+    for (JsonNode s : p2.get("starts")) {
+      take += s.get("take").asLong();
+      assertThat(s.toString(), s.get("exclusiveStartKey").isObject(), is(true));
+    }
+    assertThat(take, is(20L));
+
+    Result page = cli("page", "--table=" + TABLE, "--gsi=byString", index, "--dynamoEndpoint=" + local.endpoint(),
+        groups[0], groups[1], "--page=2", "--pageSize=20", "--order=desc");
+    assertThat(page.err(), page.code(), is(0));
+    List<Map<String, AttributeValue>> merged = RatingsGroups.merged(client, TABLE, "byString", "SK", KeyType.S,
+        List.of(RatingsGroups.rating(3), RatingsGroups.rating(5)), false);
+    List<String> got = new ArrayList<>();
+    for (JsonNode item : JSON.readTree(page.out()).get("items")) {
+      got.add(item.get("PK").get("S").asText() + "|" + item.get("SK").get("S").asText());
+    }
+    assertThat(got, equalTo(PageWalk.keys(merged.subList(20, 40))));
+    assertThat(page.err(), containsString("2 Query requests"));
+
+    Result past = cli("lookup", index, groups[0], groups[1], "--page=8", "--pageSize=20");
+    assertThat(past.code(), is(3));
+    assertThat(past.out(), equalTo(""));
+    assertThat(past.err(), containsString("page 8 is out of range"));
+    Result twice = cli("lookup", index, groups[0], groups[0], "--page=1", "--pageSize=20");
+    assertThat(twice.err(), twice.code(), is(2));
+    Result fresh = cli("page", "--table=" + TABLE, "--gsi=byString", index, "--dynamoEndpoint=" + local.endpoint(),
+        groups[0], groups[1], "--page=1", "--pageSize=20", "--freshPages=1");
+    assertThat(fresh.err(), fresh.code(), is(2));
   }
 
   @Test
