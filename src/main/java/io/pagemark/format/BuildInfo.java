@@ -124,6 +124,15 @@ public record BuildInfo(
     }
   }
 
+  /** A build.json read from elsewhere than a local file; {@code where} names it in errors. */
+  public static BuildInfo parse(String where, byte[] json) throws IOException {
+    try {
+      return JSON.readValue(json, BuildInfo.class);
+    } catch (com.fasterxml.jackson.core.JacksonException e) {
+      throw new IndexFormatException(where, "not a readable build.json (" + e.getOriginalMessage() + ")");
+    }
+  }
+
   public String toJson() {
     try {
       return JSON.writeValueAsString(this) + "\n";

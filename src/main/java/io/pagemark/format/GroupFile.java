@@ -3,9 +3,7 @@ package io.pagemark.format;
 import io.pagemark.key.KeyValue;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -14,46 +12,58 @@ import java.util.List;
 
 /**
  * A group file opened for reading: the header is checked (magic, version, checksum, length) on open, and the record
- * at any rank is one positioned read. Thread-safe. Throws {@link IndexFormatException} for a foreign, truncated or
- * corrupt file.
+ * at any rank is one positioned read of exactly its bytes from the file's {@link RecordSource}. Thread-safe when its
+ * source is. Throws {@link IndexFormatException} for a foreign, truncated or corrupt file.
  */
 public final class GroupFile implements AutoCloseable {
   private final Path path;
-  private final FileChannel channel;
+  private final RecordSource source;
   private final GroupHeader header;
   private final int headerLength;
 
-  private GroupFile(Path path, FileChannel channel, GroupHeader header, int headerLength) {
+  private GroupFile(Path path, RecordSource source, GroupHeader header, int headerLength) {
     this.path = path;
-    this.channel = channel;
+    this.source = source;
     this.header = header;
     this.headerLength = headerLength;
   }
 
-  /** Opens and checks a group file. */
+  /** Opens and checks a local group file. */
   public static GroupFile open(Path path) throws IOException {
-    FileChannel ch = FileChannel.open(path, StandardOpenOption.READ);
+    return open(path, RecordSource.open(path));
+  }
+
+  /**
+   * Opens and checks a group file read through {@code source} (closed with the file, or now if the check fails). The
+   * header costs at most two reads: its first 16 bytes, then the rest of it.
+   */
+  public static GroupFile open(RecordSource source) throws IOException {
+    return open(null, source);
+  }
+
+  private static GroupFile open(Path path, RecordSource source) throws IOException {
+    String name = source.name();
     try {
-      long size = ch.size();
+      long size = source.size();
       if (size < 16) {
-        throw new IndexFormatException(path, "truncated or not a pagemark group file (" + size + " bytes)");
+        throw new IndexFormatException(name, "truncated or not a pagemark group file (" + size + " bytes)");
       }
       ByteBuffer first = ByteBuffer.allocate(16);
-      readFully(ch, first, 0);
-      int length = GroupHeader.peekLength(path, first, size);
-      ByteBuffer hb = ByteBuffer.allocate(length);
-      readFully(ch, hb, 0);
-      GroupHeader h = GroupHeader.decode(path, hb.flip());
+      source.readFully(0, first);
+      int length = GroupHeader.peekLength(name, first, size);
+      ByteBuffer hb = ByteBuffer.allocate(length).put(first.flip());
+      source.readFully(16, hb);
+      GroupHeader h = GroupHeader.decode(name, hb.flip());
       long expected = length + h.entryCount() * (long) h.recordWidth();
       if (size != expected) {
         throw new IndexFormatException(
-            path,
+            name,
             (size < expected ? "truncated" : "corrupt (trailing bytes)") + ": " + h.entryCount() + " records of "
                 + h.recordWidth() + " bytes need " + expected + " bytes, the file has " + size);
       }
-      return new GroupFile(path, ch, h, length);
+      return new GroupFile(path, source, h, length);
     } catch (IOException | RuntimeException e) {
-      ch.close();
+      source.close();
       throw e;
     }
   }
@@ -62,8 +72,14 @@ public final class GroupFile implements AutoCloseable {
     return header;
   }
 
+  /** The local file, or null when the file is read from elsewhere (see {@link #name()}). */
   public Path path() {
     return path;
+  }
+
+  /** Where the file is read from, for messages. */
+  public String name() {
+    return source.name();
   }
 
   /** Number of entries. */
@@ -77,7 +93,7 @@ public final class GroupFile implements AutoCloseable {
       throw new IndexOutOfBoundsException("rank " + rank + " of " + header.entryCount());
     }
     ByteBuffer b = ByteBuffer.allocate(header.recordWidth());
-    readFully(channel, b, headerLength + rank * header.recordWidth());
+    source.readFully(headerLength + rank * header.recordWidth(), b);
     return decode(b.flip(), rank);
   }
 
@@ -89,7 +105,7 @@ public final class GroupFile implements AutoCloseable {
     for (long rank = 0; rank < header.entryCount(); ) {
       int n = (int) Math.min(perBlock, header.entryCount() - rank);
       block.clear().limit(n * width);
-      readFully(channel, block, headerLength + rank * width);
+      source.readFully(headerLength + rank * width, block);
       for (int i = 0; i < n; i++, rank++) {
         consumer.accept(decode(block.duplicate().position(i * width).limit((i + 1) * width).slice(), rank));
       }
@@ -105,7 +121,7 @@ public final class GroupFile implements AutoCloseable {
       throw new IndexOutOfBoundsException("ranks " + rank + "+" + count + " of " + header.entryCount());
     }
     ByteBuffer b = into.slice().limit(count * header.recordWidth());
-    readFully(channel, b, headerLength + rank * header.recordWidth());
+    source.readFully(headerLength + rank * header.recordWidth(), b);
     into.position(into.position() + b.position());
   }
 
@@ -137,7 +153,7 @@ public final class GroupFile implements AutoCloseable {
           slot,
           keys);
     } catch (RuntimeException e) {
-      throw new IndexFormatException(path, "corrupt record at rank " + rank + " (" + e.getMessage() + ")");
+      throw new IndexFormatException(name(), "corrupt record at rank " + rank + " (" + e.getMessage() + ")");
     }
   }
 
@@ -149,36 +165,23 @@ public final class GroupFile implements AutoCloseable {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
-    ByteBuffer b = ByteBuffer.allocate(1 << 16);
+    ByteBuffer b = ByteBuffer.allocate(1 << 20);
     long pos = headerLength;
-    long end = channel.size();
+    long end = headerLength + header.entryCount() * header.recordWidth();
     while (pos < end) {
       b.clear();
       b.limit((int) Math.min(b.capacity(), end - pos));
-      int n = channel.read(b, pos);
-      if (n < 0) {
-        break;
-      }
-      b.flip();
-      sha.update(b);
-      pos += n;
+      source.readFully(pos, b);
+      pos += b.position();
+      sha.update(b.flip());
     }
     if (!Arrays.equals(sha.digest(), header.recordsSha256())) {
-      throw new IndexFormatException(path, "corrupt records (SHA-256 mismatch)");
-    }
-  }
-
-  private static void readFully(FileChannel ch, ByteBuffer b, long pos) throws IOException {
-    while (b.hasRemaining()) {
-      int n = ch.read(b, pos + b.position());
-      if (n < 0) {
-        throw new java.io.EOFException("unexpected end of file at " + (pos + b.position()));
-      }
+      throw new IndexFormatException(name(), "corrupt records (SHA-256 mismatch)");
     }
   }
 
   @Override
   public void close() throws IOException {
-    channel.close();
+    source.close();
   }
 }

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -108,7 +107,7 @@ public record GroupHeader(
   }
 
   /** Length of the header that starts with these 16 bytes, after checking magic and version. */
-  static int peekLength(Path file, ByteBuffer first16, long fileSize) throws IndexFormatException {
+  static int peekLength(String file, ByteBuffer first16, long fileSize) throws IndexFormatException {
     byte[] magic = new byte[8];
     first16.get(0, magic);
     if (!Arrays.equals(magic, GroupFileFormat.MAGIC)) {
@@ -129,7 +128,7 @@ public record GroupHeader(
     return length;
   }
 
-  static GroupHeader decode(Path file, ByteBuffer b) throws IndexFormatException {
+  static GroupHeader decode(String file, ByteBuffer b) throws IndexFormatException {
     int length = b.limit();
     CRC32C crc = new CRC32C();
     crc.update(b.duplicate().limit(length - 4));

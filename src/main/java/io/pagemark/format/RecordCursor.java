@@ -96,7 +96,7 @@ public final class RecordCursor {
 
   private void checkTarget(GroupFileWriter out) {
     if (!out.header().attributes().equals(file.header().attributes())) {
-      throw new IllegalArgumentException("cannot copy records of " + file.path() + " (attributes "
+      throw new IllegalArgumentException("cannot copy records of " + file.name() + " (attributes "
           + file.header().attributes() + ") into a file of attributes " + out.header().attributes());
     }
   }

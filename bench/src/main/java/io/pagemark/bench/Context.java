@@ -2,6 +2,7 @@ package io.pagemark.bench;
 
 import io.pagemark.testing.DynamoDbLocal;
 import io.pagemark.testing.RedisServer;
+import io.pagemark.testing.S3Proxy;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -12,7 +13,7 @@ import java.util.function.Consumer;
 
 /**
  * What the benchmarks of one run share: a work directory, a progress stream, where figures go, the classpath for
- * child JVMs, and fixtures made once (DynamoDB Local, a redis-server, the deep-page table and its index in files and
+ * child JVMs, and fixtures made once (DynamoDB Local, a redis-server, s3proxy, the deep-page table and its index in files and
  * in Redis). Closing it stops what it started.
  */
 public final class Context implements AutoCloseable {
@@ -22,6 +23,7 @@ public final class Context implements AutoCloseable {
   private final Sizes sizes;
   private DynamoDbLocal dynamo;
   private RedisServer redis;
+  private S3Proxy s3;
   private CommentsFixture comments;
   private final List<String> notes = new ArrayList<>();
 
@@ -78,6 +80,15 @@ public final class Context implements AutoCloseable {
     return redis;
   }
 
+  /** s3proxy (a real S3 API) on a free loopback port, started on first use; throws with its log if it cannot. */
+  public S3Proxy s3() throws IOException {
+    if (s3 == null) {
+      progress.println("bench: starting s3proxy ...");
+      s3 = S3Proxy.start();
+    }
+    return s3;
+  }
+
   /** The deep-page table (one group of {@link Sizes#deepItems()} comments) and its index, made on first use. */
   public CommentsFixture comments() throws Exception {
     if (comments == null) {
@@ -93,6 +104,9 @@ public final class Context implements AutoCloseable {
     }
     if (dynamo != null) {
       dynamo.close();
+    }
+    if (s3 != null) {
+      s3.close();
     }
     if (redis != null) {
       redis.close();

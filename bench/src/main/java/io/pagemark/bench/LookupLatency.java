@@ -170,7 +170,7 @@ final class LookupLatency implements Bench {
   }
 
   /** The Query an application sends after the lookup: one request from the page's exclusive start key. */
-  private static QueryResponse query(DynamoDbClient client, PageStart s) {
+  static QueryResponse query(DynamoDbClient client, PageStart s) {
     QueryRequest.Builder b = QueryRequest.builder().tableName(SampleComments.TABLE).indexName(SampleComments.GSI)
         .keyConditionExpression("PK2 = :g").expressionAttributeValues(Map.of(":g", ItemKeys.attributeValue(s.group())))
         .scanIndexForward(s.order().scanIndexForward()).limit((int) (s.skip() + s.pageSize()))

@@ -38,7 +38,11 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
-/** One commit's new build, written under {@code builds/.ID.partial/} from a base build and WAL segments. */
+/**
+ * One commit's new build, written under {@code builds/.ID.partial/} from a base build and WAL segments. The files of
+ * untouched groups are hard-linked from the base build, or, for an index staged from S3 ({@link S3Commit}), left for
+ * the publisher to copy inside the store ({@link #touched()} says which group files not to carry).
+ */
 public final class CommitBuild {
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -51,10 +55,21 @@ public final class CommitBuild {
   private final PrintStream progress;
   private final Steps steps;
   private final Wal wal;
+  private final boolean carryUntouched;
   private final List<Path> applied = new ArrayList<>();
+  private final Set<String> touched = new HashSet<>();
 
   CommitBuild(Path root, String baseId, int keepBuilds, Duration dedupeWindow, PrintStream progress, Steps steps)
       throws IOException {
+    this(root, new Wal(root), true, baseId, keepBuilds, dedupeWindow, progress, steps);
+  }
+
+  /**
+   * A build of the index staged at {@code root} from the WAL {@code wal}; {@code carryUntouched} false leaves the
+   * files of untouched groups (and the base's ledgers and dead letters) out of the new build.
+   */
+  CommitBuild(Path root, Wal wal, boolean carryUntouched, String baseId, int keepBuilds, Duration dedupeWindow,
+      PrintStream progress, Steps steps) throws IOException {
     this.root = root;
     this.baseId = baseId;
     IndexLayout layout = new IndexLayout(root);
@@ -64,7 +79,13 @@ public final class CommitBuild {
     this.dedupeWindow = dedupeWindow;
     this.progress = progress;
     this.steps = steps;
-    this.wal = new Wal(root);
+    this.wal = wal;
+    this.carryUntouched = carryUntouched;
+  }
+
+  /** The group files (relative to a build) the written build rewrote or removed. */
+  Set<String> touched() {
+    return touched;
   }
 
   BuildInfo baseInfo() {
@@ -102,7 +123,6 @@ public final class CommitBuild {
     TreeMap<String, ObjectNode> manifest = readManifest();
     List<KeyAttribute> attributes = attributes(baseInfo);
     KeyType groupType = KeyType.fromDynamoName(baseInfo.groupType());
-    Set<String> touched = new HashSet<>();
     long changes = 0;
     long appliedChanges = 0;
     long stale = 0;
@@ -160,7 +180,9 @@ public final class CommitBuild {
     long linked = 0;
     for (Map.Entry<String, ObjectNode> line : manifest.entrySet()) {
       if (!touched.contains(line.getKey())) {
-        link(baseDir.resolve(line.getKey()), partial.resolve(line.getKey()));
+        if (carryUntouched) {
+          link(baseDir.resolve(line.getKey()), partial.resolve(line.getKey()));
+        }
         if (!line.getValue().has("buildId")) {
           line.getValue().put("buildId", baseId);
         }
@@ -171,8 +193,10 @@ public final class CommitBuild {
     for (Path dir : snapshot.keySet()) {
       touchedLedgers.add(baseDir.relativize(ledgerPathOfWalDir(baseDir, dir)));
     }
-    linkTree(baseDir.resolve(IndexCommit.LEDGERS), partial, touchedLedgers);
-    linkTree(baseDir.resolve(IndexLayout.DEAD_LETTER), partial, Set.of());
+    if (carryUntouched) {
+      linkTree(baseDir.resolve(IndexCommit.LEDGERS), partial, touchedLedgers);
+      linkTree(baseDir.resolve(IndexLayout.DEAD_LETTER), partial, Set.of());
+    }
     steps.reached("linked");
 
     long entries = 0;

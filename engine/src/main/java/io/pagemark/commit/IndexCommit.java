@@ -8,6 +8,7 @@ import io.pagemark.format.BuildInfo;
 import io.pagemark.format.GroupFile;
 import io.pagemark.format.GroupPaths;
 import io.pagemark.format.IndexLayout;
+import io.pagemark.format.s3.S3Location;
 import io.pagemark.key.KeyType;
 import io.pagemark.key.KeyValue;
 import io.pagemark.format.BuildIds;
@@ -100,9 +101,10 @@ public final class IndexCommit {
   private final PrintStream progress;
   private final Steps steps;
   private final TieOrder ties;
+  private final S3Location s3;
 
   private IndexCommit(Path root, String group, DynamoConnection connection, int keepBuilds, Duration dedupeWindow,
-      PrintStream progress, Steps steps, TieOrder ties) {
+      PrintStream progress, Steps steps, TieOrder ties, S3Location s3) {
     this.root = root;
     this.group = group;
     this.connection = connection;
@@ -111,17 +113,27 @@ public final class IndexCommit {
     this.progress = progress;
     this.steps = steps;
     this.ties = ties;
+    this.s3 = s3;
   }
 
   /** A commit of every pending group of the index at {@code root}; keeps 3 builds; no DynamoDB. */
   public static IndexCommit of(Path root) {
     return new IndexCommit(root.toAbsolutePath().normalize(), null, null, 3, DEFAULT_DEDUPE_WINDOW, null,
-        Steps.NONE, null);
+        Steps.NONE, null, null);
+  }
+
+  /**
+   * A commit of the WAL kept on local disk under {@code walRoot} (its {@code wal/} folder, where {@code pagemark
+   * stream --output=walRoot} appends) into the index kept in S3 at {@code index}: see {@link S3Commit}.
+   */
+  public static IndexCommit toS3(Path walRoot, S3Location index) {
+    return new IndexCommit(walRoot.toAbsolutePath().normalize(), null, null, 3, DEFAULT_DEDUPE_WINDOW, null,
+        Steps.NONE, null, java.util.Objects.requireNonNull(index, "index"));
   }
 
   /** Commits only this group (text for S, decimal for N, base64 for B); other pending groups wait. */
   public IndexCommit withGroup(String text) {
-    return new IndexCommit(root, text, connection, keepBuilds, dedupeWindow, progress, steps, ties);
+    return new IndexCommit(root, text, connection, keepBuilds, dedupeWindow, progress, steps, ties, s3);
   }
 
   /**
@@ -129,7 +141,7 @@ public final class IndexCommit {
    * does). Without a connection such runs are marked unresolved and lookups step around them.
    */
   public IndexCommit withTieResolution(DynamoConnection c) {
-    return new IndexCommit(root, group, c, keepBuilds, dedupeWindow, progress, steps, ties);
+    return new IndexCommit(root, group, c, keepBuilds, dedupeWindow, progress, steps, ties, s3);
   }
 
   /** Published builds to keep (the current one is never removed). */
@@ -137,7 +149,7 @@ public final class IndexCommit {
     if (n < 2) {
       throw new IllegalArgumentException("keepBuilds must be at least 2 (the base and the new build), not " + n);
     }
-    return new IndexCommit(root, group, connection, n, dedupeWindow, progress, steps, ties);
+    return new IndexCommit(root, group, connection, n, dedupeWindow, progress, steps, ties, s3);
   }
 
   /** How long the versions of applied changes are kept to recognize duplicates and replays. */
@@ -145,22 +157,22 @@ public final class IndexCommit {
     if (d.isNegative() || d.isZero()) {
       throw new IllegalArgumentException("the dedupe window must be positive, not " + d);
     }
-    return new IndexCommit(root, group, connection, keepBuilds, d, progress, steps, ties);
+    return new IndexCommit(root, group, connection, keepBuilds, d, progress, steps, ties, s3);
   }
 
   /** Where to print progress lines (null: none). */
   public IndexCommit withProgress(PrintStream out) {
-    return new IndexCommit(root, group, connection, keepBuilds, dedupeWindow, out, steps, ties);
+    return new IndexCommit(root, group, connection, keepBuilds, dedupeWindow, out, steps, ties, s3);
   }
 
   /** Calls {@code s} after every step that changes files. */
   public IndexCommit withSteps(Steps s) {
-    return new IndexCommit(root, group, connection, keepBuilds, dedupeWindow, progress, s, ties);
+    return new IndexCommit(root, group, connection, keepBuilds, dedupeWindow, progress, s, ties, s3);
   }
 
   /** Orders equal sort keys with this instead of DynamoDB (tests). */
   public IndexCommit withTies(TieOrder t) {
-    return new IndexCommit(root, group, connection, keepBuilds, dedupeWindow, progress, steps, t);
+    return new IndexCommit(root, group, connection, keepBuilds, dedupeWindow, progress, steps, t, s3);
   }
 
   /**
@@ -171,6 +183,10 @@ public final class IndexCommit {
   @SuppressWarnings("try") // the lock is held by the try block, not used in it
   public Result run() throws IOException {
     long started = System.nanoTime();
+    if (s3 != null) {
+      return new S3Commit(root, s3, group, keepBuilds, dedupeWindow, progress, steps).run(
+          ties, connection, started);
+    }
     if (!Files.isDirectory(root)) {
       throw new NoSuchFileException(root.toString(), null, "no such index directory");
     }
@@ -235,7 +251,11 @@ public final class IndexCommit {
   }
 
   private List<Path> pendingGroupDirs(BuildInfo info) throws IOException {
-    Wal wal = new Wal(root);
+    return pendingGroupDirs(new Wal(root), group, info);
+  }
+
+  /** The WAL's group folders with segments: all, or only the given group's. */
+  static List<Path> pendingGroupDirs(Wal wal, String group, BuildInfo info) throws IOException {
     if (group == null) {
       return wal.pendingGroupDirs();
     }
@@ -245,7 +265,7 @@ public final class IndexCommit {
   }
 
   /** A build id after the base's (ids sort by time), so that pruning by id keeps the newest builds. */
-  private static String nextId(String baseId) {
+  static String nextId(String baseId) {
     long now = System.currentTimeMillis();
     String id = BuildIds.newId(now);
     for (int i = 1; i <= 3 && id.compareTo(baseId) <= 0; i++) {
@@ -259,7 +279,7 @@ public final class IndexCommit {
   }
 
   /** DynamoDB's order of equal sort keys, when a connection and a GSI are known; else unknown. */
-  private static final class TieSource implements AutoCloseable {
+  static final class TieSource implements AutoCloseable {
     final TieOrder order;
     private final DynamoDbClient client;
 

@@ -12,9 +12,12 @@ import io.pagemark.format.BuildInfo;
 import io.pagemark.format.IndexLayout;
 import io.pagemark.key.KeyType;
 import io.pagemark.transforms.Backfill;
+import io.pagemark.transforms.sink.file.S3EndpointOptions;
 import io.pagemark.transforms.sink.file.WriteIndexFiles;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
+import java.nio.channels.Channels;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -22,6 +25,7 @@ import java.util.concurrent.Callable;
 import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.io.FileSystems;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -37,12 +41,15 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
     modelTransformer = BeamOptions.class,
     description = {
       "Builds the index of a whole table on a Beam runner (DirectRunner, or Flink: --runner=FlinkRunner): scans it,"
-          + " orders each group as a Query on the GSI returns it, and publishes a build to a directory (--output),"
-          + " to Redis (--redis), to PostgreSQL (--jdbcUrl), or several of them. Prints progress on stderr and a"
-          + " one-line summary.",
+          + " orders each group as a Query on the GSI returns it, and publishes a build to a directory or"
+          + " s3://BUCKET/PREFIX (--output), to Redis (--redis), to PostgreSQL (--jdbcUrl), or several of them."
+          + " Prints progress on stderr and a one-line summary.",
       "Give --gsi=INDEX, or --groupAttribute and --sortAttribute."
     })
 public final class BackfillCommand implements Callable<Integer>, BeamOptions.PipelineCommand {
+  /** The smallest part of an S3 multipart upload. */
+  static final int S3_PART_BYTES = 5 * 1024 * 1024;
+
   @Spec CommandSpec spec;
   private final PrintStream out;
   private final PrintStream err;
@@ -70,6 +77,11 @@ public final class BackfillCommand implements Callable<Integer>, BeamOptions.Pip
       checkKeyOptions(options);
     } catch (IllegalArgumentException e) {
       throw Cli.usageError(spec, e.getMessage());
+    }
+    if (spec.commandLine().getUnmatchedArguments().stream().noneMatch(a -> a.startsWith("--s3UploadBufferSizeBytes"))) {
+      // Beam buffers 64 MiB per object written to S3; group files are written one after another and are mostly
+      // small, so S3's smallest part size serves them as well, with far less memory churn.
+      options.setS3UploadBufferSizeBytes(S3_PART_BYTES);
     }
     Backfill backfill;
     try {
@@ -106,8 +118,8 @@ public final class BackfillCommand implements Callable<Integer>, BeamOptions.Pip
       throw new IllegalArgumentException("--groupAttribute and --sortAttribute go together");
     }
     if (o.getOutput() == null && o.getRedis() == null && o.getJdbcUrl() == null) {
-      throw new IllegalArgumentException(
-          "give --output=DIR, --redis=redis://HOST:PORT, --jdbcUrl=jdbc:postgresql://HOST:PORT/DB, or several");
+      throw new IllegalArgumentException("give --output=DIR (or s3://BUCKET/PREFIX), --redis=redis://HOST:PORT,"
+          + " --jdbcUrl=jdbc:postgresql://HOST:PORT/DB, or several");
     }
     RedisSink.check(o);
     JdbcSink.check(o);
@@ -129,6 +141,7 @@ public final class BackfillCommand implements Callable<Integer>, BeamOptions.Pip
       IndexLayout.checkBuildId(o.getBuildId());
     }
     new DynamoConnection(o.getDynamoEndpoint(), null);
+    S3EndpointOptions.useS3Endpoint(o);
   }
 
   /** The connection the options describe. */
@@ -193,8 +206,18 @@ public final class BackfillCommand implements Callable<Integer>, BeamOptions.Pip
     if (options.getOutput() == null) {
       return null; // no files: the Redis or PostgreSQL sink's last step checked and published the build
     }
-    Path root = Path.of(options.getOutput());
-    return BuildInfo.read(
-        new IndexLayout(root).build(backfill.buildId()).resolve(IndexLayout.BUILD_INFO));
+    return publishedInfo(options.getOutput(), backfill.buildId());
+  }
+
+  /** The published build's build.json, from a directory or any Beam file system ({@code s3://...}). */
+  static BuildInfo publishedInfo(String output, String buildId) throws IOException {
+    if (!output.matches("^[A-Za-z][A-Za-z0-9+.-]*://.*") || output.startsWith("file:")) {
+      return BuildInfo.read(new IndexLayout(Path.of(output)).build(buildId).resolve(IndexLayout.BUILD_INFO));
+    }
+    String file =
+        output.replaceAll("/+$", "") + "/" + IndexLayout.BUILDS + "/" + buildId + "/" + IndexLayout.BUILD_INFO;
+    try (InputStream in = Channels.newInputStream(FileSystems.open(FileSystems.matchNewResource(file, false)))) {
+      return BuildInfo.parse(file, in.readAllBytes());
+    }
   }
 }

@@ -1,12 +1,12 @@
 package io.pagemark.pipelines.backfill;
 
-import org.apache.beam.sdk.io.aws2.options.AwsOptions;
+import io.pagemark.transforms.sink.file.S3EndpointOptions;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
 import org.apache.beam.sdk.options.Validation;
 
 /** Options of {@code pagemark backfill}; every Beam option (runner, parallelism, ...) is accepted as well. */
-public interface BackfillOptions extends AwsOptions, RedisOptions, JdbcOptions {
+public interface BackfillOptions extends S3EndpointOptions, RedisOptions, JdbcOptions {
   @Description("DynamoDB table to index.")
   @Validation.Required
   String getTable();
@@ -42,7 +42,8 @@ public interface BackfillOptions extends AwsOptions, RedisOptions, JdbcOptions {
 
   void setSortAttributeType(String value);
 
-  @Description("Index root directory; each build is published under it atomically. Optional with --redis or --jdbcUrl.")
+  @Description("Index root: a directory, or s3://BUCKET/PREFIX (see --s3Endpoint); each build is published under it"
+      + " atomically. Optional with --redis or --jdbcUrl.")
   String getOutput();
 
   void setOutput(String value);

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -41,11 +42,13 @@ public final class LookupCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--index", required = true, paramLabel = "DIR|redis://HOST:PORT[/DB][?prefix=P]",
-      description = "The index: its root directory, or the Redis database that holds it (prefix: its key prefix, when"
-          + " the database holds several indexes), or a PostgreSQL index:"
+  @Option(names = "--index", required = true, paramLabel = "DIR|redis://HOST:PORT[/DB][?prefix=P]|s3://BUCKET/PREFIX",
+      description = "The index: its root directory, the Redis database that holds it (prefix: its key prefix, when"
+          + " the database holds several indexes), its S3 prefix (see --s3Endpoint), or a PostgreSQL index:"
           + " jdbc:postgresql://HOST:PORT/DB[?currentSchema=S].")
   String index;
+
+  @Mixin S3EndpointOption s3;
 
   @Option(names = "--group", required = true, paramLabel = "G",
       description = "Group key: text for S groups, a decimal number for N, base64 for B. Give it more than once for"
@@ -96,7 +99,7 @@ public final class LookupCommand implements Callable<Integer> {
 
   private Index open() throws IOException {
     try {
-      return VerifyCommand.openIndex(index, build);
+      return VerifyCommand.openIndex(s3.apply(index), build);
     } catch (IllegalArgumentException e) {
       throw Cli.usageError(spec, e.getMessage()); // a malformed --index URI or --build id
     }

@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -48,10 +49,12 @@ public final class PageCommand implements Callable<Integer> {
       description = "The global secondary index the index numbers pages of (none: the table's own keys).")
   String gsi;
 
-  @Option(names = "--index", required = true, paramLabel = "DIR|redis://...",
-      description = "The index: its root directory, redis://HOST:PORT[/DB][?prefix=P], or"
+  @Option(names = "--index", required = true, paramLabel = "DIR|redis://...|s3://...",
+      description = "The index: its root directory, redis://HOST:PORT[/DB][?prefix=P], s3://BUCKET/PREFIX, or"
           + " jdbc:postgresql://HOST:PORT/DB[?currentSchema=S].")
   String index;
+
+  @Mixin S3EndpointOption s3;
 
   @Option(names = "--group", required = true, paramLabel = "G",
       description = "Group key: text for S groups, a decimal number for N, base64 for B. Give it more than once for"
@@ -108,7 +111,7 @@ public final class PageCommand implements Callable<Integer> {
     }
     ItemPage<Map<String, AttributeValue>> result = null;
     UnionPage<Map<String, AttributeValue>> union = null;
-    try (Index opened = VerifyCommand.openIndex(index, build);
+    try (Index opened = VerifyCommand.openIndex(s3.apply(index), build);
         DynamoDbClient client = connection.client()) {
       PageReader<Map<String, AttributeValue>> reader =
           (gsi == null ? PageReader.of(client, table, opened) : PageReader.of(client, table, gsi, opened))

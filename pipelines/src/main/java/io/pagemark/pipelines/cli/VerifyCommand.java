@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -50,10 +51,12 @@ public final class VerifyCommand implements Callable<Integer> {
       description = "The global secondary index the index numbers pages of.")
   String gsi;
 
-  @Option(names = "--index", required = true, paramLabel = "DIR|redis://HOST:PORT[/DB][?prefix=P]",
-      description = "The index: its root directory, the Redis database that holds it, or"
+  @Option(names = "--index", required = true, paramLabel = "DIR|redis://HOST:PORT[/DB][?prefix=P]|s3://BUCKET/PREFIX",
+      description = "The index: its root directory, the Redis database that holds it, its S3 prefix, or"
           + " jdbc:postgresql://HOST:PORT/DB[?currentSchema=S].")
   String index;
+
+  @Mixin S3EndpointOption s3;
 
   @Option(names = "--build", paramLabel = "ID", description = "Check this build (default: the current one).")
   String build;
@@ -107,8 +110,14 @@ public final class VerifyCommand implements Callable<Integer> {
     long groupsAtMost =
         maxGroups == null ? Long.MAX_VALUE : Cli.inRange(spec, "--maxGroups", maxGroups, 1, Long.MAX_VALUE);
     DynamoConnection connection = new DynamoConnection(dynamoEndpoint, awsRegion);
+    String indexSpec;
+    try {
+      indexSpec = s3.apply(index);
+    } catch (IllegalArgumentException e) {
+      throw Cli.usageError(spec, e.getMessage());
+    }
     try (DynamoDbClient client = connection.client();
-        Index opened = openIndex(index, build)) {
+        Index opened = openIndex(indexSpec, build)) {
       KeySchema schema = KeySchema.describe(client, table, gsi);
       String builtOn = builtOn(opened);
       if (!builtOn.equals(schema.groupAttribute() + "/" + schema.sortAttribute().name())) {

@@ -3,6 +3,7 @@ package io.pagemark.pipelines.serve;
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.pipelines.cli.Cli;
 import io.pagemark.pipelines.cli.ExitCode;
+import io.pagemark.pipelines.cli.S3EndpointOption;
 import io.pagemark.server.http.PageServer;
 import io.pagemark.server.http.ServeConfig;
 import java.io.IOException;
@@ -11,6 +12,7 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -30,9 +32,12 @@ import picocli.CommandLine.Spec;
 public final class ServeCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--index", required = true, paramLabel = "DIR|redis://...",
-      description = "The index: its root directory, redis://HOST:PORT[/DB][?prefix=P], or any store with a reader.")
+  @Option(names = "--index", required = true, paramLabel = "DIR|redis://...|s3://...",
+      description = "The index: its root directory, redis://HOST:PORT[/DB][?prefix=P], s3://BUCKET/PREFIX (see"
+          + " --s3Endpoint), or any store with a reader.")
   String index;
+
+  @Mixin S3EndpointOption s3;
 
   @Option(names = "--table", required = true, paramLabel = "T", description = "The DynamoDB table.")
   String table;
@@ -129,7 +134,7 @@ public final class ServeCommand implements Callable<Integer> {
     }
     try {
       DynamoConnection dynamo = new DynamoConnection(dynamoEndpoint, awsRegion);
-      return new ServeConfig(index, table, gsi, dynamo, bind,
+      return new ServeConfig(s3.apply(index), table, gsi, dynamo, bind,
           (int) Cli.inRange(spec, "--port", port, 0, 65535),
           (int) Cli.inRange(spec, "--freshPages", freshPages, 0, Integer.MAX_VALUE), size, max,
           Duration.ofMillis(Math.max(1, millis.longValue())),

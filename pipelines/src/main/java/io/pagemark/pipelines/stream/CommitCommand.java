@@ -5,6 +5,8 @@ import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.commit.IndexCommit;
 import io.pagemark.format.jdbc.JdbcAddress;
+import io.pagemark.format.s3.S3Location;
+import io.pagemark.pipelines.cli.S3EndpointOption;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.NoSuchFileException;
@@ -12,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -25,19 +28,23 @@ import picocli.CommandLine.Spec;
     name = "commit",
     description = "Folds the pending write-ahead-log segments of a file index (what pagemark stream appended) into a"
         + " new build and publishes it; with --index=jdbc:postgresql://... and --wal=DIR, applies them to a PostgreSQL"
-        + " index, each group in one transaction. Safe to run on a schedule while the stream appends, and to kill at"
-        + " any point.")
+        + " index, each group in one transaction; an index in S3 (--index=s3://BUCKET/PREFIX) keeps its WAL on local"
+        + " disk: give it with --wal=DIR. Safe to run on a schedule while the stream appends, and to kill at any"
+        + " point.")
 public final class CommitCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--index", required = true, paramLabel = "DIR|jdbc:postgresql://...",
-      description = "The index root directory, or a PostgreSQL index (?currentSchema=S for another schema than"
-          + " pagemark; give --wal too).")
+  @Option(names = "--index", required = true, paramLabel = "DIR|s3://BUCKET/PREFIX|jdbc:postgresql://...",
+      description = "The index root directory (its WAL inside it), an S3 prefix (see --wal, --s3Endpoint), or a"
+          + " PostgreSQL index (?currentSchema=S for another schema than pagemark; give --wal too).")
   String index;
 
   @Option(names = "--wal", paramLabel = "DIR",
-      description = "With a PostgreSQL --index: the directory the stream writes its WAL under (its --output).")
+      description = "With a PostgreSQL or s3:// --index: the directory the stream writes its WAL under (its"
+          + " --output); the WAL stays on local disk.")
   String wal;
+
+  @Mixin S3EndpointOption s3;
 
   @Option(names = "--group", paramLabel = "G", description = "Commit this group only; the others wait.")
   String group;
@@ -72,6 +79,28 @@ public final class CommitCommand implements Callable<Integer> {
     this.err = err;
   }
 
+  /**
+   * A file commit: of a directory index (its WAL inside it), or of an index in S3 whose WAL stays on local disk under
+   * {@code --wal} (the directory {@code pagemark stream --output} wrote).
+   */
+  private IndexCommit open() {
+    if (!S3Location.accepts(index)) {
+      if (wal != null) {
+        throw Cli.usageError(spec, "--wal goes with a PostgreSQL or s3:// --index; a file index keeps its WAL under"
+            + " --index");
+      }
+      return IndexCommit.of(Path.of(index));
+    }
+    if (wal == null) {
+      throw Cli.usageError(spec, "an index in S3 needs --wal=DIR: the local directory that holds its WAL");
+    }
+    try {
+      return IndexCommit.toS3(Path.of(wal), S3Location.parse(s3.apply(index)));
+    } catch (IllegalArgumentException e) {
+      throw Cli.usageError(spec, e.getMessage());
+    }
+  }
+
   @Override
   public Integer call() {
     String resolve = resolveTies != null ? resolveTies : dynamoEndpoint != null ? "true" : "false";
@@ -89,10 +118,7 @@ public final class CommitCommand implements Callable<Integer> {
       return new JdbcCommitRun(spec, out, err).run(index, Path.of(wal), group, resolve.equals("true")
           ? connection() : null, Cli.inRange(spec, "--dedupeHours", dedupeHours, 1, 24 * 365));
     }
-    if (wal != null) {
-      throw Cli.usageError(spec, "--wal goes with a PostgreSQL --index; a file index keeps its WAL under --index");
-    }
-    IndexCommit commit = IndexCommit.of(Path.of(index))
+    IndexCommit commit = open()
         .withKeepBuilds((int) Cli.inRange(spec, "--keepBuilds", keepBuilds, 2, 1000))
         .withDedupeWindow(Duration.ofHours(Cli.inRange(spec, "--dedupeHours", dedupeHours, 1, 24 * 365)))
         .withProgress(err);

@@ -85,7 +85,12 @@ class CommandLineTest {
     assertUsageError(pagemark("gc", "--index=/nowhere", "--keep=1", "--keep=2"),
         "pagemark gc: option --keep given twice");
     assertUsageError(pagemark("gc", "--index"),
-        "pagemark gc: option --index needs a value: --index=DIR|jdbc:postgresql://...");
+        "pagemark gc: option --index needs a value: --index=DIR|s3://BUCKET/PREFIX|jdbc:postgresql://...");
+    assertUsageError(pagemark("gc", "--index=s3://B/x"),
+        "pagemark gc: \"s3://B/x\": \"B\" is not an S3 bucket name (3 to 63 of a-z, 0-9, '.', '-'); expected"
+            + " s3://BUCKET/PREFIX[?endpoint=URL]");
+    assertUsageError(pagemark("commit", "--index=s3://bucket/x"),
+        "pagemark commit: an index in S3 needs --wal=DIR: the local directory that holds its WAL");
     assertUsageError(pagemark("gc", "--index="), "pagemark gc: --index must not be empty");
     assertUsageError(pagemark("gc", "--index=x", "--keep=0"),
         "pagemark gc: --keep must be between 1 and 1000000, not 0");

@@ -37,7 +37,8 @@ class JdbcCommandLineTest {
         "pagemark commit: --keepBuilds applies to a file index; a PostgreSQL index is committed in place"
             + " (pagemark gc drops its old builds)");
     assertUsageError(pagemark("commit", "--index=/data/index", "--wal=/tmp/w"),
-        "pagemark commit: --wal goes with a PostgreSQL --index; a file index keeps its WAL under --index");
+        "pagemark commit: --wal goes with a PostgreSQL or s3:// --index; a file index keeps its WAL under"
+            + " --index");
     assertUsageError(pagemark("commit", "--index=" + url, "--wal=/tmp/w", "--dedupeHours=0"),
         "pagemark commit: --dedupeHours must be between 1 and 8760, not 0");
   }

@@ -4,13 +4,10 @@ import io.pagemark.transforms.Backfill;
 
 import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.GroupFile;
-import io.pagemark.format.GroupFileWriter;
 import io.pagemark.format.GroupHeader;
 import io.pagemark.format.GroupPaths;
-import io.pagemark.format.IndexLayout;
 import io.pagemark.key.KeyValue;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -25,14 +22,14 @@ import org.apache.beam.sdk.values.KV;
  */
 final class ConcatPartsFn extends DoFn<KV<String, Iterable<WritePartFn.PartFile>>, GroupSummary> {
   private final KeySchema schema;
-  private final String root;
+  private final BuildOutput output;
   private final String buildId;
   private final long buildTimeMillis;
   private final Counter groups = Metrics.counter(Backfill.METRICS, "groupsWritten");
 
-  ConcatPartsFn(KeySchema schema, String root, String buildId, long buildTimeMillis) {
+  ConcatPartsFn(KeySchema schema, BuildOutput output, String buildId, long buildTimeMillis) {
     this.schema = schema;
-    this.root = root;
+    this.output = output;
     this.buildId = buildId;
     this.buildTimeMillis = buildTimeMillis;
   }
@@ -51,33 +48,27 @@ final class ConcatPartsFn extends DoFn<KV<String, Iterable<WritePartFn.PartFile>
       }
     }
     int width = parts.stream().mapToInt(WritePartFn.PartFile::width).max().orElseThrow();
-    Path build = new IndexLayout(Path.of(root)).partialBuild(buildId);
     KeyValue key;
-    try (GroupFile first = GroupFile.open(build.resolve(parts.get(0).path()))) {
+    try (GroupFile first = output.openPart(buildId, parts.get(0).path())) {
       key = first.header().groupKey();
     }
-    GroupHeader done;
-    WritePartFn.Stats stats = new WritePartFn.Stats(0, 0, 0);
-    try (GroupFileWriter w =
-        new GroupFileWriter(GroupPaths.resolve(build, key),
-            WritePartFn.header(schema, key, width, buildId, buildTimeMillis))) {
-      for (WritePartFn.PartFile p : parts) {
-        long[] counts = new long[3];
-        try (GroupFile f = GroupFile.open(build.resolve(p.path()))) {
-          f.forEachRecord(r -> {
-            w.append(r);
-            counts[0]++;
-            if (r.tiePosition() == 0 && r.runLength() > 1) {
-              counts[1]++;
-              counts[2] += r.runOrderKnown() ? 0 : 1;
+    long[] counts = new long[3];
+    GroupHeader done = output.writeGroupFile(buildId, GroupPaths.relativePath(key),
+        WritePartFn.header(schema, key, width, buildId, buildTimeMillis), w -> {
+          for (WritePartFn.PartFile p : parts) {
+            try (GroupFile f = output.openPart(buildId, p.path())) {
+              f.forEachRecord(r -> {
+                w.append(r);
+                counts[0]++;
+                if (r.tiePosition() == 0 && r.runLength() > 1) {
+                  counts[1]++;
+                  counts[2] += r.runOrderKnown() ? 0 : 1;
+                }
+              });
             }
-          });
-        }
-        stats = stats.plus(new WritePartFn.Stats(counts[0], counts[1], counts[2]));
-      }
-      done = w.finish();
-    }
+          }
+        });
     groups.inc();
-    out.output(WritePartFn.summary(key, done, stats));
+    out.output(WritePartFn.summary(key, done, new WritePartFn.Stats(counts[0], counts[1], counts[2])));
   }
 }

@@ -9,7 +9,7 @@ import io.pagemark.format.IndexLayout;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import java.io.OutputStreamWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -19,13 +19,13 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.values.PCollectionView;
 
 /**
- * The build's last step, run once after every group file and dead-letter shard is written: writes the manifest and
- * {@code build.json}, checks that every item scanned is accounted for, publishes the build atomically, and removes
- * builds older than the newest {@code keepBuilds}.
+ * The build's last step, run once after every group file and dead-letter shard is written: writes the manifest,
+ * checks that every item scanned is accounted for, writes {@code build.json}, publishes the build atomically
+ * ({@link BuildOutput#publish}), and removes builds older than the newest {@code keepBuilds}.
  */
 final class PublishBuildFn extends DoFn<String, BuildInfo.Counts> {
   private final KeySchema schema;
-  private final String root;
+  private final BuildOutput output;
   private final String buildId;
   private final long buildTimeMillis;
   private final int keepBuilds;
@@ -35,7 +35,7 @@ final class PublishBuildFn extends DoFn<String, BuildInfo.Counts> {
 
   PublishBuildFn(
       KeySchema schema,
-      String root,
+      BuildOutput output,
       String buildId,
       long buildTimeMillis,
       int keepBuilds,
@@ -43,7 +43,7 @@ final class PublishBuildFn extends DoFn<String, BuildInfo.Counts> {
       PCollectionView<Map<String, Long>> tallies,
       PCollectionView<Long> deadLetters) {
     this.schema = schema;
-    this.root = root;
+    this.output = output;
     this.buildId = buildId;
     this.buildTimeMillis = buildTimeMillis;
     this.keepBuilds = keepBuilds;
@@ -54,17 +54,14 @@ final class PublishBuildFn extends DoFn<String, BuildInfo.Counts> {
 
   @ProcessElement
   public void process(ProcessContext c) throws IOException {
-    IndexLayout layout = new IndexLayout(Path.of(root));
-    Path partial = layout.partialBuild(buildId);
-    Files.createDirectories(partial);
     List<GroupSummary> summaries = new ArrayList<>();
     c.sideInput(groups).forEach(summaries::add);
     summaries.sort(Comparator.comparing(GroupSummary::file));
     long entries = 0;
     long tieRuns = 0;
     long unresolved = 0;
-    try (BufferedWriter w =
-        Files.newBufferedWriter(partial.resolve(IndexLayout.MANIFEST), StandardCharsets.UTF_8)) {
+    try (BufferedWriter w = new BufferedWriter(new OutputStreamWriter(
+        output.createText(buildId, IndexLayout.MANIFEST), StandardCharsets.UTF_8))) {
       for (GroupSummary s : summaries) {
         w.write(s.manifestLine());
         w.write('\n');
@@ -90,15 +87,11 @@ final class PublishBuildFn extends DoFn<String, BuildInfo.Counts> {
     BuildInfo info =
         new BuildInfo(1, buildId, buildTimeMillis, schema.table(), schema.indexName(), schema.groupAttribute(),
             schema.groupType().name(), attributes, counts);
-    Files.writeString(partial.resolve(IndexLayout.BUILD_INFO), info.toJson(), StandardCharsets.UTF_8);
-    deleteTree(partial.resolve("parts"));
-    layout.publish(buildId);
-    prune(layout);
+    output.deleteParts(buildId);
+    output.writeText(buildId, IndexLayout.BUILD_INFO, info.toJson()); // the build's last file
+    output.publish(buildId);
+    output.prune(keepBuilds, PRUNE_GRACE);
     c.output(counts);
-  }
-
-  private void prune(IndexLayout layout) throws IOException {
-    new BuildCollector(layout).collect(keepBuilds, PRUNE_GRACE, System.currentTimeMillis());
   }
 
   /** Builds younger than this are never removed by a publish (readers may be pinned to them); see `pagemark gc`. */

@@ -1,12 +1,10 @@
 package io.pagemark.transforms.sink.file;
 
 import io.pagemark.format.BuildInfo;
-import io.pagemark.format.IndexLayout;
 import io.pagemark.transforms.BuildContext;
 import io.pagemark.transforms.IndexSink;
 import io.pagemark.transforms.Published;
 import io.pagemark.transforms.order.OrderedPart;
-import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.beam.sdk.coders.KvCoder;
@@ -27,27 +25,31 @@ import org.apache.beam.sdk.values.TupleTagList;
 import org.apache.beam.sdk.values.TypeDescriptor;
 
 /**
- * The file index sink: one fixed-width group file per group (the format in {@code docs/file-format.md}) under a
- * partial build, then a manifest and {@code build.json}, a check that every item scanned is accounted for, and an
- * atomic publish (the build directory renamed into place, then {@code CURRENT} moved to it). Builds beyond the newest
- * {@code keepBuilds} are removed. A group of one part is written straight to its file; the parts of a bigger group
- * are written side by side and joined in one sequential pass.
+ * The file index sink: one fixed-width group file per group (the format in {@code docs/file-format.md}) under the
+ * build being written, then a manifest, a check that every item scanned is accounted for, {@code build.json}, and an
+ * atomic publish: on a local disk the build directory renamed into place, then {@code CURRENT} moved to it; on S3 (or
+ * another Beam file system) every object under the build's prefix first, {@code CURRENT} last ({@link BuildOutput}).
+ * Builds beyond the newest {@code keepBuilds} are removed. A group of one part is written straight to its file; the
+ * parts of a bigger group are written side by side and joined in one sequential pass.
  *
  * <pre>{@code
  * BuildIndex.of(schema).withSink(WriteIndexFiles.to("/data/comments-index"))
+ * BuildIndex.of(schema).withSink(WriteIndexFiles.to("s3://my-bucket/comments-index"))
  * }</pre>
  */
 public final class WriteIndexFiles implements IndexSink {
   private static final long serialVersionUID = 1L;
 
-  private final String root;
+  private final BuildOutput output;
 
-  private WriteIndexFiles(String root) {
-    this.root = root;
+  private WriteIndexFiles(BuildOutput output) {
+    this.output = output;
   }
 
   /**
-   * Writes under this index root directory (made absolute now, so that every worker writes the same place).
+   * Writes under this index root: a directory (made absolute now, so that every worker writes the same place), or
+   * the URI of another Beam file system, such as {@code s3://BUCKET/PREFIX} (see {@link BuildOutput} for how each
+   * is published).
    *
    * @throws NullPointerException if {@code root} is null
    * @throws IllegalArgumentException if it is blank
@@ -56,36 +58,35 @@ public final class WriteIndexFiles implements IndexSink {
     if (Objects.requireNonNull(root, "root").isBlank()) {
       throw new IllegalArgumentException("the index root directory must not be blank");
     }
-    return new WriteIndexFiles(Path.of(root).toAbsolutePath().normalize().toString());
+    return new WriteIndexFiles(BuildOutput.of(root));
   }
 
-  /** The index root directory, absolute. */
+  /** The index root: an absolute directory, or a URI such as {@code s3://BUCKET/PREFIX}. */
   public String root() {
-    return root;
+    return output.root();
   }
 
   @Override
   public String describe() {
-    return "files at " + root;
+    return output.toString();
   }
 
   @Override
   public Optional<String> deadLetterDirectory(String buildId) {
-    return Optional.of(
-        new IndexLayout(Path.of(root)).partialBuild(buildId).resolve(IndexLayout.DEAD_LETTER).toString());
+    return Optional.of(output.deadLetterDirectory(buildId));
   }
 
   @Override
   public PTransform<PCollection<OrderedPart>, PCollection<Published>> write(BuildContext build) {
-    return new Write(root, build);
+    return new Write(output, build);
   }
 
   private static final class Write extends PTransform<PCollection<OrderedPart>, PCollection<Published>> {
-    private final String root;
+    private final BuildOutput output;
     private final BuildContext build;
 
-    Write(String root, BuildContext build) {
-      this.root = root;
+    Write(BuildOutput output, BuildContext build) {
+      this.output = output;
       this.build = build;
     }
 
@@ -94,7 +95,7 @@ public final class WriteIndexFiles implements IndexSink {
       PCollectionTuple written =
           parts.apply(
               "Write group files",
-              ParDo.of(new WritePartFn(build.schema(), root, build.buildId(), build.buildTimeMillis()))
+              ParDo.of(new WritePartFn(build.schema(), output, build.buildId(), build.buildTimeMillis()))
                   .withOutputTags(WritePartFn.GROUPS, TupleTagList.of(WritePartFn.PARTS)));
       PCollection<GroupSummary> joined =
           written
@@ -102,7 +103,7 @@ public final class WriteIndexFiles implements IndexSink {
               .setCoder(KvCoder.of(StringUtf8Coder.of(), SerializableCoder.of(WritePartFn.PartFile.class)))
               .apply("Group parts", GroupByKey.create())
               .apply("Join parts", ParDo.of(
-                  new ConcatPartsFn(build.schema(), root, build.buildId(), build.buildTimeMillis())))
+                  new ConcatPartsFn(build.schema(), output, build.buildId(), build.buildTimeMillis())))
               .setCoder(SerializableCoder.of(GroupSummary.class));
       PCollection<GroupSummary> groups =
           PCollectionList.of(written.get(WritePartFn.GROUPS).setCoder(SerializableCoder.of(GroupSummary.class)))
@@ -110,7 +111,7 @@ public final class WriteIndexFiles implements IndexSink {
               .apply("All groups", Flatten.pCollections());
       PCollectionView<Iterable<GroupSummary>> groupView = groups.apply("Written groups", View.asIterable());
       BuildContext.ScanCounts counts = build.scanCounts();
-      String where = "files at " + root;
+      String where = output.toString();
       String buildId = build.buildId();
       return parts
           .getPipeline()
@@ -119,7 +120,7 @@ public final class WriteIndexFiles implements IndexSink {
               "Publish build",
               ParDo.of(
                       new PublishBuildFn(
-                          build.schema(), root, build.buildId(), build.buildTimeMillis(), build.keepBuilds(),
+                          build.schema(), output, build.buildId(), build.buildTimeMillis(), build.keepBuilds(),
                           groupView, counts.tallies(), counts.deadLetters()))
                   .withSideInputs(groupView, counts.tallies(), counts.deadLetters()))
           .setCoder(SerializableCoder.of(BuildInfo.Counts.class))

@@ -9,13 +9,11 @@ import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.GroupFileWriter;
 import io.pagemark.format.GroupHeader;
 import io.pagemark.format.GroupPaths;
-import io.pagemark.format.IndexLayout;
 import io.pagemark.format.IndexRecord;
 import io.pagemark.key.Json;
 import io.pagemark.key.KeyValue;
 import java.io.IOException;
 import java.io.Serializable;
-import java.nio.file.Path;
 import java.util.HexFormat;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
@@ -24,8 +22,9 @@ import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.TupleTag;
 
 /**
- * Writes an ordered part into the partial build: a group of one part straight to its group file; a part of a bigger
- * group to a part file (same format, its own record width) that {@link ConcatPartsFn} joins once all parts exist.
+ * Writes an ordered part into the build being written ({@link BuildOutput}): a group of one part straight to its group
+ * file; a part of a bigger group to a part file (same format, its own record width) that {@link ConcatPartsFn} joins
+ * once all parts exist.
  */
 final class WritePartFn extends DoFn<OrderedPart, GroupSummary> {
   static final TupleTag<GroupSummary> GROUPS = new TupleTag<>("groups") {};
@@ -37,33 +36,32 @@ final class WritePartFn extends DoFn<OrderedPart, GroupSummary> {
   }
 
   private final KeySchema schema;
-  private final String root;
+  private final BuildOutput output;
   private final String buildId;
   private final long buildTimeMillis;
   private final Counter groups = Metrics.counter(Backfill.METRICS, "groupsWritten");
   private final Counter entries = Metrics.counter(Backfill.METRICS, "entriesWritten");
 
-  WritePartFn(KeySchema schema, String root, String buildId, long buildTimeMillis) {
+  WritePartFn(KeySchema schema, BuildOutput output, String buildId, long buildTimeMillis) {
     this.schema = schema;
-    this.root = root;
+    this.output = output;
     this.buildId = buildId;
     this.buildTimeMillis = buildTimeMillis;
   }
 
   @ProcessElement
   public void process(@Element OrderedPart part, MultiOutputReceiver out) throws IOException {
-    Path build = new IndexLayout(Path.of(root)).partialBuild(buildId);
     int width = 0;
     for (IndexRecord r : part.records()) {
       width = Math.max(width, GroupFileWriter.widthFor(r.keys()));
     }
     if (part.parts() == 1) {
-      GroupHeader done = write(GroupPaths.resolve(build, part.group()), part.group(), width, part.records());
+      GroupHeader done = write(GroupPaths.relativePath(part.group()), part.group(), width, part.records());
       groups.inc();
       out.get(GROUPS).output(summary(part.group(), done, Stats.of(part.records())));
     } else {
       String relative = partPath(part.group(), part.part());
-      write(build.resolve(relative), part.group(), width, part.records());
+      write(relative, part.group(), width, part.records());
       out.get(PARTS)
           .output(KV.of(OrderGroups.groupId(part.group()),
               new PartFile(part.part(), part.parts(), relative, part.records().size(), width)));
@@ -71,14 +69,13 @@ final class WritePartFn extends DoFn<OrderedPart, GroupSummary> {
     entries.inc(part.records().size());
   }
 
-  private GroupHeader write(Path file, KeyValue group, int width, Iterable<IndexRecord> records)
+  private GroupHeader write(String relative, KeyValue group, int width, Iterable<IndexRecord> records)
       throws IOException {
-    try (GroupFileWriter w = new GroupFileWriter(file, header(schema, group, width, buildId, buildTimeMillis))) {
+    return output.writeGroupFile(buildId, relative, header(schema, group, width, buildId, buildTimeMillis), w -> {
       for (IndexRecord r : records) {
         w.append(r);
       }
-      return w.finish();
-    }
+    });
   }
 
   static GroupHeader header(KeySchema schema, KeyValue group, int width, String buildId, long buildTimeMillis) {
