@@ -88,6 +88,34 @@ public final class UnionPages implements AutoCloseable {
     }
   }
 
+  /**
+   * The union of groups already open (a server that holds its groups open, say); closing the union closes them.
+   *
+   * @throws NullPointerException if {@code groups} or a group is null
+   * @throws IllegalArgumentException for no group, more than {@link #MAX_GROUPS}, a group given twice, or groups of
+   *     two builds
+   */
+  public static UnionPages of(List<GroupPages> groups) {
+    List<GroupPages> sorted = new ArrayList<>(Objects.requireNonNull(groups, "groups"));
+    sorted.forEach(g -> Objects.requireNonNull(g, "group"));
+    if (sorted.isEmpty() || sorted.size() > MAX_GROUPS) {
+      throw new IllegalArgumentException("a union takes 1 to " + MAX_GROUPS + " groups, not " + sorted.size());
+    }
+    sorted.sort((a, b) -> KeyValue.ORDER.compare(a.group(), b.group()));
+    for (int i = 1; i < sorted.size(); i++) {
+      if (sorted.get(i).group().equals(sorted.get(i - 1).group())) {
+        throw new IllegalArgumentException(
+            "group " + sorted.get(i).group() + " is given twice; give each group of a union once");
+      }
+      if (!sorted.get(i).buildId().equals(sorted.get(0).buildId())) {
+        throw new IllegalArgumentException("group " + sorted.get(0).group() + " is of build "
+            + sorted.get(0).buildId() + " but group " + sorted.get(i).group() + " of build "
+            + sorted.get(i).buildId() + "; a union reads one build");
+      }
+    }
+    return new UnionPages(List.copyOf(sorted), sorted.get(0).buildId());
+  }
+
   /** The group keys, in DynamoDB's order. */
   public List<KeyValue> groups() {
     List<KeyValue> keys = new ArrayList<>();

@@ -1,6 +1,5 @@
 package io.pagemark.pipelines.union;
 
-import static io.pagemark.pipelines.BackfillIT.backfill;
 import static io.pagemark.pipelines.BackfillIT.cli;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -22,21 +21,15 @@ import io.pagemark.lookup.UnionPage;
 import io.pagemark.lookup.UnionPageStart;
 import io.pagemark.pipelines.BackfillIT.Result;
 import io.pagemark.pipelines.PageWalk;
-import io.pagemark.pipelines.TrickyTable;
-import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.testing.DynamoDbLocal;
 import io.pagemark.testing.DynamoDbLocalExtension;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -51,12 +44,11 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(DynamoDbLocalExtension.class)
 class UnionPagesIT {
-  static final String TABLE = "unions";
+  static final String TABLE = UnionTable.TABLE;
   static final ObjectMapper JSON = new ObjectMapper();
-  @TempDir static Path dir;
+  UnionTable table;
   DynamoDbLocal local;
   DynamoDbClient client;
-  private final Map<String, Path> builds = new HashMap<>();
 
   static final List<List<String>> UNIONS = List.of(
       List.of(RatingsGroups.rating(3), RatingsGroups.rating(5)),
@@ -68,27 +60,14 @@ class UnionPagesIT {
       List.of("../x", "/etc/passwd", "nul\u0000byte", "big"));
 
   @BeforeAll
-  void createTable(DynamoDbLocal local) throws Exception {
-    this.local = local;
-    client = local.client();
-    TrickyTable.create(client, TABLE);
-    List<Map<String, AttributeValue>> items = new ArrayList<>(TrickyTable.items(15));
-    items.addAll(RatingsGroups.items(15));
-    SampleComments.load(client, TABLE, items, 2, null);
+  void createTable() throws Exception {
+    table = UnionTable.get();
+    local = table.local;
+    client = table.client;
   }
 
-  @AfterAll
-  void close() {
-    client.close();
-  }
-
-  Path build(String gsi) {
-    return builds.computeIfAbsent(gsi, g -> {
-      Path out = dir.resolve(g);
-      Result r = backfill(local, "--table=" + TABLE, "--gsi=" + g, "--output=" + out);
-      assertThat(r.err(), r.code(), is(0));
-      return out;
-    });
+  String build(String gsi) {
+    return table.files(gsi);
   }
 
   static List<KeyValue> keys(List<String> groups) {
@@ -101,7 +80,7 @@ class UnionPagesIT {
   @CsvSource({"byString,SK,S,7", "byNumber,NUM,N,5", "byBinary,BIN,B,4"})
   void everyPageOfEveryUnionInBothOrdersIsTheMergeOfTheGroupsWalks(
       String gsi, String sortAttribute, String sortType, int pageSize) throws Exception {
-    try (Index index = Indexes.open(build(gsi).toString())) {
+    try (Index index = Indexes.open(build(gsi))) {
       PageReader<Map<String, AttributeValue>> reader = PageReader.of(client, TABLE, gsi, index);
       long pagesRead = 0;
       long requests = 0;
@@ -183,7 +162,7 @@ class UnionPagesIT {
 
   @Test
   void aPageStartNamesEachGroupsQueryAndTheUnionRefusesAGroupGivenTwice() throws Exception {
-    try (Index index = Indexes.open(build("byString").toString())) {
+    try (Index index = Indexes.open(build("byString"))) {
       List<KeyValue> union = keys(List.of(RatingsGroups.rating(5), RatingsGroups.rating(2), RatingsGroups.rating(3)));
       try (var pages = index.union(union)) {
         assertThat(pages.count(), is((long) RatingsGroups.SIZES[3] + RatingsGroups.SIZES[5]));
