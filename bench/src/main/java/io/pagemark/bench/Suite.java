@@ -32,7 +32,8 @@ public final class Suite {
   /** Every benchmark, in the order they run. A new figure's benchmark is added here. */
   static List<Bench> benches() {
     return List.of(new DeepPages(), new LookupLatency(), new S3Lookups(), new Footprint(), new Commit(),
-        new BuildThroughput(), new PeakMemory(), new PostgresPages(), new ServePages(), new Resp());
+        new BuildThroughput(), new PeakMemory(), new PostgresPages(), new ServePages(), new Resp(),
+        new UnionPagesBench());
   }
 
   /**
