@@ -13,8 +13,8 @@ import java.util.Map;
  * <p>The union's ascending order ranks the item at rank i of group g (groups sorted by group key) by the triple
  * (sort key, g, i), so the items of one group keep their own order. The selection narrows a window [lo, hi] holding
  * the answer for every group: it takes the middle item of the widest window, counts the items of every group below
- * it (a binary search on the sort key), and moves every window's lower end up when that item is among the first r,
- * its upper end down when it is not. Sort keys read are cached for the selection's life, so the binary searches of
+ * it (a binary search on the sort key inside that group's window), and moves every window's lower end up when that
+ * item is among the first r, its upper end down when it is not. Sort keys read are cached for the selection's life, so the binary searches of
  * successive pivots, which converge, share their reads. Not thread-safe; one per page start.
  */
 final class UnionSelection {
@@ -93,7 +93,7 @@ final class UnionSelection {
       KeyValue pivot = sortKey(widest, m);
       long rank = 0;
       for (int h = 0; h < k; h++) {
-        below[h] = h == widest ? m : countBelow(h, pivot, h < widest);
+        below[h] = h == widest ? m : countBelow(h, pivot, h < widest, lo[h], hi[h]);
         rank += below[h];
       }
       if (rank < r) {
@@ -115,12 +115,16 @@ final class UnionSelection {
   }
 
   /**
-   * Items of group {@code h} before a pivot of sort key {@code s} from another group: those with a smaller sort key,
-   * and those with an equal one when group {@code h} sorts before the pivot's group ({@code ties}).
+   * Items of group {@code h} before a pivot of sort key {@code s} from another group (those with a smaller sort key,
+   * and those with an equal one when group {@code h} sorts before the pivot's group: {@code ties}), clamped to the
+   * group's window {@code [lo, hi]}. The clamped count decides as the exact one would: when the pivot is among the
+   * first r, every exact count is at most its group's answer, hence at most hi, and raising the others to lo keeps the
+   * sum below r; when it is not, every exact count is at least the answer, hence at least lo, and lowering the others
+   * to hi keeps the sum at r or more. So a search only ever reads inside the windows, which shrink every round.
    */
-  private long countBelow(int h, KeyValue s, boolean ties) throws IOException {
-    long a = 0;
-    long b = counts[h];
+  private long countBelow(int h, KeyValue s, boolean ties, long lo, long hi) throws IOException {
+    long a = lo;
+    long b = hi;
     while (a < b) {
       long mid = a + (b - a) / 2;
       int c = sortKey(h, mid).compareTo(s);
