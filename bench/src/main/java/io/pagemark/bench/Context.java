@@ -1,6 +1,7 @@
 package io.pagemark.bench;
 
 import io.pagemark.testing.DynamoDbLocal;
+import io.pagemark.testing.RedisCluster;
 import io.pagemark.testing.RedisServer;
 import io.pagemark.testing.S3Proxy;
 import java.io.IOException;
@@ -23,6 +24,7 @@ public final class Context implements AutoCloseable {
   private final Sizes sizes;
   private DynamoDbLocal dynamo;
   private RedisServer redis;
+  private RedisCluster redisCluster;
   private S3Proxy s3;
   private CommentsFixture comments;
   private final List<String> notes = new ArrayList<>();
@@ -80,6 +82,18 @@ public final class Context implements AutoCloseable {
     return redis;
   }
 
+  /**
+   * A 3-master Redis Cluster of its own on loopback, started on first use (as {@link #redis()}; if it cannot form,
+   * this throws with its logs).
+   */
+  public RedisCluster redisCluster() throws IOException {
+    if (redisCluster == null) {
+      progress.println("bench: starting a Redis Cluster ...");
+      redisCluster = RedisCluster.start();
+    }
+    return redisCluster;
+  }
+
   /** s3proxy (a real S3 API) on a free loopback port, started on first use; throws with its log if it cannot. */
   public S3Proxy s3() throws IOException {
     if (s3 == null) {
@@ -110,6 +124,9 @@ public final class Context implements AutoCloseable {
     }
     if (redis != null) {
       redis.close();
+    }
+    if (redisCluster != null) {
+      redisCluster.close();
     }
   }
 }

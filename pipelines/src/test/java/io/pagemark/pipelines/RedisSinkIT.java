@@ -158,7 +158,7 @@ class RedisSinkIT {
     assertThat("a temporary set always has a TTL", tempTtls, everyItem(greaterThan(0L)));
     try (Jedis j = client(db)) {
       assertHolds(j, layout, group("hot", 6_000, 2, 500));
-      assertThat(j.keys((prefix + "tmp:*").getBytes(StandardCharsets.UTF_8)), empty());
+      assertThat(j.keys(layout.tempKeyPattern()), empty());
     }
   }
 
@@ -276,7 +276,7 @@ class RedisSinkIT {
       assertThat(j.exists(stale), is(false));
       assertThat(j.exists(running), is(true));
       assertThat(j.exists(layout.leaseKey("b2")), is(false));
-      assertThat(j.hlen(layout.groupsKey()), is(1L));
+      assertThat(j.keys(layout.stampKeyPattern()).size(), is(1));
       assertHolds(j, layout, second);
     }
     try (Index index = Indexes.open(uri(db)); Jedis j = client(db)) {

@@ -1,5 +1,7 @@
 package io.pagemark.pipelines;
 
+import io.pagemark.format.redis.RedisLayout;
+
 import io.pagemark.pipelines.flink.FlinkTarget;
 import io.pagemark.pipelines.relay.Relay;
 import io.pagemark.testing.DynamoDbLocal;
@@ -139,7 +141,7 @@ class StreamIT {
         assertThat(secondLog, containsString(", 0 dead letters"));
         assertThat(secondLog, containsString("changes applied to Redis"));
         try (Jedis j = redis.client()) {
-          assertThat(j.llen((prefix + "deadletters").getBytes(StandardCharsets.UTF_8)), is(0L));
+          assertThat(j.llen(new RedisLayout(prefix).deadLettersKey()), is(0L));
         }
         String spec = redis.uri() + "?prefix=" + java.net.URLEncoder.encode(prefix, StandardCharsets.UTF_8);
         try (Index idx = Indexes.open(spec)) {
@@ -262,23 +264,25 @@ class StreamIT {
   /** Groups the Redis index holds. */
   static long groups(RedisServer redis, String prefix) {
     try (Jedis j = redis.client()) {
-      return j.hlen((prefix + "groups").getBytes(StandardCharsets.UTF_8));
+      return j.keys(new RedisLayout(prefix).stampKeyPattern()).size();
     }
   }
 
   /** The stream's resume position in Redis. */
   static Instant position(RedisServer redis, String prefix) {
     try (Jedis j = redis.client()) {
-      String p = j.hget(prefix + "stream", "position");
-      return p == null ? Instant.EPOCH : Instant.ofEpochMilli(Long.parseLong(p));
+      byte[] p = j.hget(new RedisLayout(prefix).streamKey(), "position".getBytes(StandardCharsets.UTF_8));
+      return p == null ? Instant.EPOCH : Instant.ofEpochMilli(Long.parseLong(new String(p, StandardCharsets.UTF_8)));
     }
   }
 
   /** Whether the stream re-applied its recent changes over the last finished backfill build. */
   static boolean caughtUp(RedisServer redis, String prefix) {
+    RedisLayout layout = new RedisLayout(prefix);
     try (Jedis j = redis.client()) {
-      String build = j.hget(prefix + "meta", "buildId");
-      return build != null && build.equals(j.hget(prefix + "stream", "caughtUpBuild"));
+      byte[] build = j.hget(layout.metaKey(), "buildId".getBytes(StandardCharsets.UTF_8));
+      return build != null
+          && java.util.Arrays.equals(build, j.hget(layout.streamKey(), "caughtUpBuild".getBytes(StandardCharsets.UTF_8)));
     }
   }
 

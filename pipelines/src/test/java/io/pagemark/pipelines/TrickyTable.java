@@ -36,7 +36,7 @@ public final class TrickyTable {
       List.of("../x", "a/b", ".", "..", "CON", "nul\u0000byte", "k".repeat(1000), "\u00e9", "e\u0301", "A", "a",
           "with space", "new\nline", "back\\slash", "/etc/passwd");
 
-  static final List<String> TRICKY_STRINGS =
+  public static final List<String> TRICKY_STRINGS =
       List.of("a", "e\u0301", "\u00e9", "\u4e2d", "\uE000", "\uFFFD", "\uD83D\uDE00", "Z", "z", "~", "\u007f",
           "\u0080", "aa", "a\u0000", "\uD83D\uDE00a", "\uE000a");
 

@@ -139,8 +139,9 @@ public record RedisIndexMeta(
     hash.forEach((k, v) -> h.put(new String(k, StandardCharsets.UTF_8), new String(v, StandardCharsets.UTF_8)));
     String version = h.get(FORMAT_VERSION);
     if (!Integer.toString(RedisLayout.FORMAT_VERSION).equals(version)) {
-      throw new IllegalArgumentException("Redis index format version " + version + " is not supported (this reader"
-          + " knows version " + RedisLayout.FORMAT_VERSION + ")");
+      throw new IllegalArgumentException("Redis index format version " + version + " is not supported (this version"
+          + " of pagemark reads and writes version " + RedisLayout.FORMAT_VERSION + "); load the index again with"
+          + " pagemark backfill ... --redis=ADDRESS, under another --redisKeyPrefix or after deleting its keys");
     }
     try {
       List<KeyAttribute> attrs = new ArrayList<>();

@@ -8,42 +8,47 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * The keys of one Redis index, all under one prefix {@code P} (bytes of a UTF-8 string), shared by the sink that
- * loads it and the readers:
+ * The keys of one Redis index (format version 2), all under one prefix {@code P} (bytes of a UTF-8 string without
+ * braces), shared by the sink that loads it and the readers. Every key carries a Redis Cluster hash tag, so that what
+ * one atomic step touches lives in one slot:
  *
  * <pre>
- * P meta                       hash: format version, key schema, last finished build ({@link RedisIndexMeta})
- * P groups                     hash: group key (canonical bytes) -> stamp (build id, 0x00, stored group key)
- * P g: GROUP                   sorted set: the group's live entries ({@link SortedSetMember})
- * P tmp: BUILD : GROUP         sorted set being loaded by a build; RENAMEd over the live set when complete
- * P lease: BUILD               string with a TTL: the build is running (its temporary sets are not stale)
- * P v: GROUP                   hash: the change stream's ledger of the group (item -> version, entry)
- * P stream                     hash: the change stream's resume position and the last build it caught up with
- * P deadletters                list: change records the stream could not apply (JSON lines, newest last)
+ * P{index}meta                 hash: format version, key schema, last finished build ({@link RedisIndexMeta})
+ * P{index}lease:BUILD          string with a TTL: the build is running (its temporary sets are not stale)
+ * P{index}stream               hash: the change stream's resume position and the last build it caught up with
+ * P{index}deadletters          list: change records the stream could not apply (JSON lines, newest last)
+ * P{TAG}s                      string: the group's stamp (build id, 0x00, stored group key); absent: no such group
+ * P{TAG}g                      sorted set: the group's live entries ({@link SortedSetMember})
+ * P{TAG}t:BUILD                sorted set being loaded by a build; RENAMEd over the live set when complete
+ * P{TAG}v                      hash: the change stream's ledger of the group (item -> version, entry)
  * pagemark:indexes             hash: prefix -> description, one field per index in the database
  * </pre>
  *
- * GROUP is the group key's canonical bytes ({@link KeyValue#sortableBytes()}: UTF-8 for strings, raw bytes for
- * binaries, the order-preserving encoding for numbers, so "1.0" and "1" are one group as in DynamoDB). Keys are byte
- * arrays handed to the client as such: spaces, newlines, NUL bytes, {@code ../} and 1,000-byte group keys are safe.
- * No suffix above is a prefix of another, so no group key can collide with another key of the index.
+ * TAG is the group's tag: the first 16 bytes of the SHA-256 of the group key's canonical bytes, in lowercase hex
+ * ({@link KeyValue#sortableBytes()}: UTF-8 for strings, raw bytes for binaries, the order-preserving encoding for
+ * numbers, so "1.0" and "1" are one group as in DynamoDB). Group keys are arbitrary bytes and may hold braces, so
+ * they never form a tag themselves; the stamp holds the group key, and a reader checks it (a digest collision cannot
+ * answer another group). Keys are byte arrays handed to the client as such; no command is built by concatenation.
  */
 public final class RedisLayout implements Serializable {
   private static final long serialVersionUID = 1L;
 
   /** The version of this layout and of {@link SortedSetMember}; stored in the meta hash. */
-  public static final int FORMAT_VERSION = 1;
+  public static final int FORMAT_VERSION = 2;
   /** The hash listing the indexes of a database: prefix -> "table/index". */
   public static final byte[] REGISTRY = bytes("pagemark:indexes");
 
+  private static final byte[] INDEX_TAG = bytes("{index}");
   private static final byte[] META = bytes("meta");
-  private static final byte[] GROUPS = bytes("groups");
-  private static final byte[] LIVE = bytes("g:");
-  private static final byte[] TEMP = bytes("tmp:");
+  private static final byte[] STAMP = bytes("s");
+  private static final byte[] LIVE = bytes("g");
+  private static final byte[] TEMP = bytes("t:");
   private static final byte[] LEASE = bytes("lease:");
-  private static final byte[] LEDGER = bytes("v:");
+  private static final byte[] LEDGER = bytes("v");
   private static final byte[] STREAM = bytes("stream");
   private static final byte[] DEAD_LETTERS = bytes("deadletters");
+  private static final int TAG_BYTES = 16;
+  private static final byte[] V1_META = bytes("meta");
 
   private final String prefix;
   private final byte[] prefixBytes;
@@ -51,6 +56,11 @@ public final class RedisLayout implements Serializable {
   public RedisLayout(String prefix) {
     if (prefix == null || prefix.isEmpty()) {
       throw new IllegalArgumentException("the Redis key prefix must not be empty");
+    }
+    if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
+      throw new IllegalArgumentException("the Redis key prefix " + io.pagemark.key.Json.quote(prefix)
+          + " holds a brace; braces mark Redis Cluster hash tags, which pagemark adds itself: choose a prefix"
+          + " without { and }");
     }
     this.prefix = prefix;
     this.prefixBytes = bytes(prefix);
@@ -74,95 +84,124 @@ public final class RedisLayout implements Serializable {
   }
 
   public byte[] metaKey() {
-    return concat(prefixBytes, META);
+    return concat(prefixBytes, INDEX_TAG, META);
   }
 
-  public byte[] groupsKey() {
-    return concat(prefixBytes, GROUPS);
+  /** Where format version 1 kept the meta hash: a reader finding it there says the index must be rebuilt. */
+  public byte[] formatVersion1MetaKey() {
+    return concat(prefixBytes, V1_META);
+  }
+
+  /** The group's hash tag, braces included: {@code {hex}} of the first 16 bytes of SHA-256 of its canonical bytes. */
+  public static byte[] groupTag(byte[] group) {
+    byte[] digest;
+    try {
+      digest = java.security.MessageDigest.getInstance("SHA-256").digest(group);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java runtime has SHA-256", e);
+    }
+    byte[] tag = new byte[TAG_BYTES * 2 + 2];
+    tag[0] = '{';
+    for (int i = 0; i < TAG_BYTES; i++) {
+      tag[1 + 2 * i] = (byte) Character.forDigit((digest[i] >> 4) & 0xF, 16);
+      tag[2 + 2 * i] = (byte) Character.forDigit(digest[i] & 0xF, 16);
+    }
+    tag[tag.length - 1] = '}';
+    return tag;
+  }
+
+  /** The group's stamp (a string), by its canonical bytes ({@link #groupBytes}); absent when the index lacks it. */
+  public byte[] stampKey(byte[] group) {
+    return concat(prefixBytes, groupTag(group), STAMP);
   }
 
   /** The live sorted set of a group, by its canonical bytes ({@link #groupBytes}). */
   public byte[] liveKey(byte[] group) {
-    return concat(prefixBytes, LIVE, group);
+    return concat(prefixBytes, groupTag(group), LIVE);
   }
 
   /** The sorted set a build loads a group into before publishing it. */
   public byte[] tempKey(String buildId, byte[] group) {
-    return concat(prefixBytes, TEMP, bytes(IndexLayout.checkBuildId(buildId)), bytes(":"), group);
+    return concat(prefixBytes, groupTag(group), TEMP, bytes(IndexLayout.checkBuildId(buildId)));
   }
 
   public byte[] leaseKey(String buildId) {
-    return concat(prefixBytes, LEASE, bytes(IndexLayout.checkBuildId(buildId)));
+    return concat(prefixBytes, INDEX_TAG, LEASE, bytes(IndexLayout.checkBuildId(buildId)));
   }
 
   /** The change stream's ledger of a group (item -> version of the last change applied, and its entry). */
   public byte[] ledgerKey(byte[] group) {
-    return concat(prefixBytes, LEDGER, group);
+    return concat(prefixBytes, groupTag(group), LEDGER);
   }
 
   /** A SCAN MATCH pattern for the ledgers of every group. */
   public byte[] ledgerKeyPattern() {
-    return globPrefix(concat(prefixBytes, LEDGER));
+    return globTagged(LEDGER, false);
   }
 
-  /** The group (canonical bytes) of a ledger key, or null when the key is not one of this index's ledgers. */
-  public byte[] groupOfLedgerKey(byte[] key) {
-    byte[] start = concat(prefixBytes, LEDGER);
-    if (key.length < start.length || !Arrays.equals(key, 0, start.length, start, 0, start.length)) {
-      return null;
-    }
-    return Arrays.copyOfRange(key, start.length, key.length);
+  /** A SCAN MATCH pattern for the stamps of every group (one per group of the index). */
+  public byte[] stampKeyPattern() {
+    return globTagged(STAMP, false);
   }
 
   /** The change stream's hash: {@code position} (epoch ms), {@code caughtUpBuild}. */
   public byte[] streamKey() {
-    return concat(prefixBytes, STREAM);
+    return concat(prefixBytes, INDEX_TAG, STREAM);
   }
 
   /** The list of the change stream's dead letters. */
   public byte[] deadLettersKey() {
-    return concat(prefixBytes, DEAD_LETTERS);
+    return concat(prefixBytes, INDEX_TAG, DEAD_LETTERS);
   }
 
   /** A SCAN MATCH pattern for every temporary set of every build (glob characters of the prefix escaped). */
   public byte[] tempKeyPattern() {
-    return globPrefix(concat(prefixBytes, TEMP));
+    return globTagged(TEMP, true);
   }
 
   /** A SCAN MATCH pattern for the temporary sets of one build. */
   public byte[] tempKeyPattern(String buildId) {
-    return globPrefix(concat(prefixBytes, TEMP, bytes(IndexLayout.checkBuildId(buildId)), bytes(":")));
+    return globTagged(concat(TEMP, bytes(IndexLayout.checkBuildId(buildId))), false);
   }
 
-  private static byte[] globPrefix(byte[] literal) {
+  /** {@code P{?...?}SUFFIX} (32 '?', one per hex digit of a tag), with a trailing '*' when {@code open}. */
+  private byte[] globTagged(byte[] suffix, boolean open) {
     ByteArrayOutputStream b = new ByteArrayOutputStream();
+    escapeGlob(b, prefixBytes);
+    b.write('{');
+    for (int i = 0; i < TAG_BYTES * 2; i++) {
+      b.write('?');
+    }
+    b.write('}');
+    escapeGlob(b, suffix);
+    if (open) {
+      b.write('*');
+    }
+    return b.toByteArray();
+  }
+
+  private static void escapeGlob(ByteArrayOutputStream b, byte[] literal) {
     for (byte x : literal) {
       if (x == '*' || x == '?' || x == '[' || x == ']' || x == '\\') {
         b.write('\\');
       }
       b.write(x);
     }
-    b.write('*');
-    return b.toByteArray();
   }
 
   /** The build id of a temporary set's key, or null when the key is not one of this index's temporary sets. */
   public String buildOfTempKey(byte[] key) {
-    byte[] start = concat(prefixBytes, TEMP);
-    if (key.length <= start.length || !Arrays.equals(key, 0, start.length, start, 0, start.length)) {
+    int start = prefixBytes.length + TAG_BYTES * 2 + 2;
+    if (key.length <= start + TEMP.length || !Arrays.equals(key, 0, prefixBytes.length, prefixBytes, 0,
+        prefixBytes.length) || !Arrays.equals(key, start, start + TEMP.length, TEMP, 0, TEMP.length)) {
       return null;
     }
-    for (int i = start.length; i < key.length; i++) {
-      if (key[i] == ':') {
-        String id = new String(key, start.length, i - start.length, StandardCharsets.US_ASCII);
-        try {
-          return IndexLayout.checkBuildId(id);
-        } catch (IllegalArgumentException e) {
-          return null;
-        }
-      }
+    String id = new String(key, start + TEMP.length, key.length - start - TEMP.length, StandardCharsets.US_ASCII);
+    try {
+      return IndexLayout.checkBuildId(id);
+    } catch (IllegalArgumentException e) {
+      return null;
     }
-    return null;
   }
 
   /** A group key's canonical bytes: the field in the groups hash and the tail of its keys. */

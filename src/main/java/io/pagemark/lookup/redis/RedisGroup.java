@@ -11,29 +11,30 @@ import io.pagemark.lookup.RankedGroup;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
-import redis.clients.jedis.AbstractTransaction;
-import redis.clients.jedis.JedisPooled;
+import io.pagemark.format.redis.RedisNodes;
 import redis.clients.jedis.Response;
+import redis.clients.jedis.Transaction;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * One group's live sorted set as a {@link RankedGroup}: the record at rank i is {@code ZRANGE key i i}. Every read
- * also reads the group's stamp in the same MULTI/EXEC, so a lookup never mixes two builds: if the group is republished
- * between two reads, the second throws {@link GroupRepublishedException}.
+ * also reads the group's stamp in the same MULTI/EXEC (both keys share the group's hash slot, so this holds in a
+ * cluster too), so a lookup never mixes two builds: if the group is republished between two reads, the second throws
+ * {@link GroupRepublishedException}.
  */
 final class RedisGroup implements RankedGroup {
   private final RedisIndex index;
-  private final JedisPooled redis;
-  private final byte[] field;
+  private final RedisNodes redis;
+  private final byte[] stampKey;
   private final byte[] liveKey;
   private final byte[] stamp;
   private final KeyValue group;
   private final long count;
 
-  RedisGroup(RedisIndex index, JedisPooled redis, byte[] field, byte[] stamp, KeyValue group, long count) {
+  RedisGroup(RedisIndex index, RedisNodes redis, byte[] field, byte[] stamp, KeyValue group, long count) {
     this.index = index;
     this.redis = redis;
-    this.field = field;
+    this.stampKey = index.layout().stampKey(field);
     this.liveKey = index.layout().liveKey(field);
     this.stamp = stamp;
     this.group = group;
@@ -72,12 +73,18 @@ final class RedisGroup implements RankedGroup {
     }
     byte[] nowStamp;
     List<byte[]> members;
-    try (AbstractTransaction t = redis.multi()) {
-      Response<byte[]> s = t.hget(index.layout().groupsKey(), field);
-      Response<List<byte[]>> m = t.zrange(liveKey, rank, rank);
-      t.exec();
-      nowStamp = s.get();
-      members = m.get();
+    try {
+      Object[] read = redis.onKey(liveKey, j -> {
+        Transaction t = j.multi();
+        Response<byte[]> s = t.get(stampKey);
+        Response<List<byte[]>> m = t.zrange(liveKey, rank, rank);
+        RedisIndex.checkExec(t.exec());
+        return new Object[] {s.get(), m.get()};
+      });
+      nowStamp = (byte[]) read[0];
+      @SuppressWarnings("unchecked")
+      List<byte[]> m = (List<byte[]>) read[1];
+      members = m;
     } catch (JedisException e) {
       throw index.failure("reading group " + group, e);
     }

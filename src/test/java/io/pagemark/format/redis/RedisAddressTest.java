@@ -3,6 +3,7 @@ package io.pagemark.format.redis;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -42,5 +43,24 @@ class RedisAddressTest {
   void rejectsWhatIsNotAnAddressAndShowsTheExpectedForm(String uri) {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RedisAddress.parse(uri));
     assertThat(e.getMessage(), containsString("redis://HOST:PORT"));
+  }
+
+  @Test
+  void parsesAClusterOfSeedNodes() {
+    RedisAddress a = RedisAddress.parse("redis-cluster://app:pw@10.0.0.1:7000,10.0.0.2:7001");
+    assertThat(a.isCluster(), is(true));
+    assertThat(a.seeds(), equalTo(java.util.List.of("10.0.0.1:7000", "10.0.0.2:7001")));
+    assertThat(a.password(), equalTo("pw"));
+    assertThat(a.toString(), equalTo("redis-cluster://10.0.0.1:7000,10.0.0.2:7001"));
+    assertThat(RedisAddress.parse("redis-cluster://h:1").seedNodes().size(), is(1));
+    assertThat(RedisAddress.parse("redis://h:1").isCluster(), is(false));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"redis-cluster://", "redis-cluster://h", "redis-cluster://h:1,", "redis-cluster://h:x",
+      "redis-cluster://h:1/0", "redis-cluster://h:1?prefix=p", "redis-cluster://h:70000"})
+  void rejectsWhatIsNotAClusterAddressAndShowsTheExpectedForm(String uri) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RedisAddress.parse(uri));
+    assertThat(e.getMessage(), containsString("redis-cluster://HOST:PORT[,HOST:PORT...]"));
   }
 }

@@ -56,26 +56,26 @@ public final class RedisChangeApplier implements AutoCloseable {
   private static final DateTimeFormatter BUILD_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'");
 
   /**
-   * KEYS: live set, ledger, groups hash. ARGV: group field, the stamp read (empty: none), stamp for a new group,
+   * KEYS: live set, ledger, group stamp (one hash slot). ARGV: the stamp read (empty: none), stamp for a new group,
    * stored group key, number of members to remove, to add, ledger pairs; then those. Returns -1 when the stamp
    * changed since it was read, else 1.
    */
   static final byte[] WRITE =
-      ("local cur = redis.call('HGET', KEYS[3], ARGV[1])\n"
-              + "if (cur or '') ~= ARGV[2] then return -1 end\n"
-              + "local nrem, nadd, nled = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])\n"
-              + "local i = 8\n"
+      ("local cur = redis.call('GET', KEYS[3])\n"
+              + "if (cur or '') ~= ARGV[1] then return -1 end\n"
+              + "local nrem, nadd, nled = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])\n"
+              + "local i = 7\n"
               + "for k = 1, nrem do redis.call('ZREM', KEYS[1], ARGV[i]); i = i + 1 end\n"
               + "for k = 1, nadd do redis.call('ZADD', KEYS[1], 0, ARGV[i]); i = i + 1 end\n"
               + "for k = 1, nled do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]); i = i + 2 end\n"
               + "local stamp = cur or ''\n"
               + "if redis.call('EXISTS', KEYS[1]) == 0 then\n"
-              + "  if cur then redis.call('HDEL', KEYS[3], ARGV[1]) end\n"
+              + "  if cur then redis.call('DEL', KEYS[3]) end\n"
               + "  stamp = ''\n"
               + "elseif not cur then\n"
-              + "  redis.call('HSET', KEYS[3], ARGV[1], ARGV[3]); stamp = ARGV[3]\n"
+              + "  redis.call('SET', KEYS[3], ARGV[2]); stamp = ARGV[2]\n"
               + "end\n"
-              + "redis.call('HSET', KEYS[2], 'stamp', stamp, 'group', ARGV[4])\n"
+              + "redis.call('HSET', KEYS[2], 'stamp', stamp, 'group', ARGV[3])\n"
               + "return 1")
           .getBytes(StandardCharsets.UTF_8);
 
@@ -127,10 +127,14 @@ public final class RedisChangeApplier implements AutoCloseable {
       }
     }
     byte[] field = RedisLayout.groupBytes(group);
+    byte[] live = layout.liveKey(field);
     for (int attempt = 1; ; attempt++) {
       int n = attempt;
-      Result r = redis.call("apply " + changes.size() + " changes to group " + group,
-          j -> attempt(j, group, field, changes, n));
+      // The meta hash lives in another hash slot than the group: read before the group's transaction. A build that
+      // finishes meanwhile only changes the stamp a group the stream creates gets (the last build, or the one before).
+      String build = currentBuild();
+      Result r = redis.call("apply " + changes.size() + " changes to group " + group, live,
+          j -> attempt(j, group, field, changes, n, build));
       if (r != null) {
         prune(field);
         return r;
@@ -143,11 +147,13 @@ public final class RedisChangeApplier implements AutoCloseable {
   }
 
   /** One optimistic attempt; null when a concurrent write made it void. */
-  private Result attempt(Jedis j, KeyValue group, byte[] field, List<IndexChange> changes, int attempt) {
+  private Result attempt(Jedis j, KeyValue group, byte[] field, List<IndexChange> changes, int attempt,
+      String build) {
     byte[] live = layout.liveKey(field);
     byte[] ledger = layout.ledgerKey(field);
-    j.watch(live, ledger);
-    byte[] stamp = j.hget(layout.groupsKey(), field);
+    byte[] stampKey = layout.stampKey(field);
+    j.watch(live, ledger, stampKey);
+    byte[] stamp = j.get(stampKey);
     byte[] appliedTo = j.hget(ledger, STAMP);
     List<List<KeyValue>> items = new ArrayList<>();
     for (IndexChange c : changes) {
@@ -169,7 +175,7 @@ public final class RedisChangeApplier implements AutoCloseable {
     boolean republished = appliedTo != null && !Arrays.equals(appliedTo, stamp == null ? new byte[0] : stamp);
     List<RedisGroupPlan.Member> whole = null;
     if (republished) {
-      plan.replay(allEntries(j, ledger), backfillStartMicros(j, stamp) - IndexCommit.BACKFILL_MARGIN_MICROS);
+      plan.replay(allEntries(j, ledger), backfillStartMicros(build, stamp) - IndexCommit.BACKFILL_MARGIN_MICROS);
     }
     plan.decide(changes, known, (clock.millis() - dedupeMillis) * 1000);
     Map<KeyValue, List<RedisGroupPlan.Member>> runs = new HashMap<>();
@@ -190,9 +196,8 @@ public final class RedisChangeApplier implements AutoCloseable {
       return new Result(0, plan.stale(), 0, 0, attempt, List.of());
     }
     List<byte[]> args = new ArrayList<>();
-    args.add(field);
     args.add(stamp == null ? new byte[0] : stamp);
-    args.add(RedisLayout.stamp(currentBuild(j), group));
+    args.add(RedisLayout.stamp(build, group));
     args.add(group.bytes());
     args.add(ascii(plan.removes().size()));
     args.add(ascii(plan.adds().size()));
@@ -204,7 +209,7 @@ public final class RedisChangeApplier implements AutoCloseable {
       args.add(entry.encode());
     });
     Transaction t = j.multi();
-    t.eval(WRITE, List.of(live, ledger, layout.groupsKey()), args);
+    t.eval(WRITE, List.of(live, ledger, stampKey), args);
     List<Object> done = t.exec();
     if (done == null || done.isEmpty() || !Long.valueOf(1).equals(done.get(0))) {
       if (done != null && !done.isEmpty() && done.get(0) instanceof RuntimeException e) {
@@ -263,8 +268,8 @@ public final class RedisChangeApplier implements AutoCloseable {
    * When the build that published the group (or, for a group it removed, the last finished build) began, in µs;
    * 0 (replay everything) when the build id does not tell.
    */
-  private long backfillStartMicros(Jedis j, byte[] stamp) {
-    String build = stamp != null ? RedisLayout.stampBuild(stamp) : currentBuild(j);
+  private static long backfillStartMicros(String lastBuild, byte[] stamp) {
+    String build = stamp != null ? RedisLayout.stampBuild(stamp) : lastBuild;
     return buildStartMillis(build) * 1000;
   }
 
@@ -279,8 +284,9 @@ public final class RedisChangeApplier implements AutoCloseable {
     }
   }
 
-  private String currentBuild(Jedis j) {
-    byte[] b = j.hget(layout.metaKey(), META_BUILD);
+  private String currentBuild() {
+    byte[] meta = layout.metaKey();
+    byte[] b = redis.call("read the last build", meta, j -> j.hget(meta, META_BUILD));
     return b == null ? NO_BUILD : new String(b, StandardCharsets.UTF_8);
   }
 
@@ -288,20 +294,20 @@ public final class RedisChangeApplier implements AutoCloseable {
   private void prune(byte[] field) {
     byte[] ledger = layout.ledgerKey(field);
     long now = clock.millis();
-    byte[] last = redis.call("read the ledger's prune time", j -> j.hget(ledger, PRUNED));
+    byte[] last = redis.call("read the ledger's prune time", ledger, j -> j.hget(ledger, PRUNED));
     if (last != null && now - Long.parseLong(new String(last, StandardCharsets.US_ASCII)) < PRUNE_EVERY_MILLIS) {
       return;
     }
     long horizonMicros = (now - dedupeMillis) * 1000;
     List<byte[]> args = new ArrayList<>();
     args.add(ascii(now));
-    redis.call("read the ledger", j -> j.hgetAll(ledger)).forEach((f, v) -> {
+    redis.call("read the ledger", ledger, j -> j.hgetAll(ledger)).forEach((f, v) -> {
       if (RedisLedgerEntry.isItemField(f) && RedisLedgerEntry.decode(v).version().creationMicros() < horizonMicros) {
         args.add(f);
         args.add(v);
       }
     });
-    redis.call("prune the ledger", j -> j.eval(PRUNE, List.of(ledger), args));
+    redis.call("prune the ledger", ledger, j -> j.eval(PRUNE, List.of(ledger), args));
   }
 
   /**
@@ -310,34 +316,44 @@ public final class RedisChangeApplier implements AutoCloseable {
    * do.
    */
   public long catchUp() {
-    byte[] build = redis.call("read the last build", j -> j.hget(layout.metaKey(), META_BUILD));
+    byte[] meta = layout.metaKey();
+    byte[] build = redis.call("read the last build", meta, j -> j.hget(meta, META_BUILD));
     if (build == null) {
       return -1;
     }
     String id = new String(build, StandardCharsets.UTF_8);
-    byte[] done = redis.call("read the stream's state", j -> j.hget(layout.streamKey(), CAUGHT_UP));
-    if (Arrays.equals(done, build)
-        || redis.call("check the build's lease", j -> j.exists(layout.leaseKey(id)))) {
+    byte[] stream = layout.streamKey();
+    byte[] lease = layout.leaseKey(id);
+    byte[] done = redis.call("read the stream's state", stream, j -> j.hget(stream, CAUGHT_UP));
+    if (Arrays.equals(done, build) || redis.call("check the build's lease", lease, j -> j.exists(lease))) {
       return -1;
     }
     long changed = 0;
-    byte[] cursor = ScanParams.SCAN_POINTER_START_BINARY;
     ScanParams params = new ScanParams().match(layout.ledgerKeyPattern()).count(1_000);
-    do {
-      byte[] from = cursor;
-      ScanResult<byte[]> page = redis.call("list the ledgers", j -> j.scan(from, params));
-      for (byte[] key : page.getResult()) {
-        byte[] stored = redis.call("read a ledger's group", j -> j.hget(key, GROUP));
-        if (stored == null || layout.groupOfLedgerKey(key) == null) {
+    for (List<byte[]> keys : redis.onEachMaster("list the ledgers", j -> scanAll(j, params))) {
+      for (byte[] key : keys) {
+        byte[] stored = redis.call("read a ledger's group", key, j -> j.hget(key, GROUP));
+        if (stored == null) {
           continue;
         }
         Result r = apply(KeyValue.of(groupType(), stored), List.of());
         changed += r.runsRebuilt() > 0 ? 1 : 0;
       }
+    }
+    redis.call("record the catch-up", stream, j -> j.hset(stream, CAUGHT_UP, build));
+    return changed;
+  }
+
+  /** Every key of one node that matches {@code params} (SCAN to the end). */
+  static List<byte[]> scanAll(Jedis j, ScanParams params) {
+    List<byte[]> keys = new ArrayList<>();
+    byte[] cursor = ScanParams.SCAN_POINTER_START_BINARY;
+    do {
+      ScanResult<byte[]> page = j.scan(cursor, params);
+      keys.addAll(page.getResult());
       cursor = page.getCursorAsBytes();
     } while (!Arrays.equals(cursor, ScanParams.SCAN_POINTER_START_BINARY));
-    redis.call("record the catch-up", j -> j.hset(layout.streamKey(), CAUGHT_UP, build));
-    return changed;
+    return keys;
   }
 
   private KeyType groupType() {

@@ -1,6 +1,7 @@
 package io.pagemark.commit.redis;
 
 import io.pagemark.format.redis.RedisAddress;
+import io.pagemark.format.redis.RedisNodes;
 import java.util.List;
 import java.util.function.Function;
 import redis.clients.jedis.Jedis;
@@ -9,19 +10,20 @@ import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * One connection to Redis that survives connection drops and server restarts: {@link #call} runs an idempotent
- * operation, and when the connection fails (or Redis answers LOADING/BUSY while it starts up) it reconnects and runs
- * it again, after the waits its {@link RedisBackoff} gives, until they are used up. Each connection learns the
- * server's {@code run_id}, which changes when Redis restarts, so that callers can tell a dropped connection (their
- * writes are there) from a restarted server (they may be gone). Not thread-safe: one per DoFn instance.
+ * A client of one Redis server or Redis Cluster ({@link RedisNodes}) that survives connection drops, server restarts
+ * and resharding: {@link #call} runs an idempotent operation on the master of a key's hash slot, and when the
+ * connection fails (or Redis answers LOADING/BUSY while it starts up, or the slot is moving) it reconnects and runs it
+ * again, after the waits its {@link RedisBackoff} gives, until they are used up. {@link #runId} tells the
+ * {@code run_id} of the server holding a key, which changes when Redis restarts, so that callers can tell a dropped
+ * connection (their writes are there) from a restarted server (they may be gone). Not thread-safe: one per DoFn
+ * instance.
  */
 public final class RedisSession implements AutoCloseable {
   private final RedisAddress address;
   private final String clientName;
   private final RedisBackoff backoff;
   private final Runnable onRetry;
-  private Jedis jedis;
-  private String runId;
+  private RedisNodes nodes;
 
   /**
    * A session that connects on first use, waits between retries as {@code backoff} says and calls {@code onRetry}
@@ -34,16 +36,28 @@ public final class RedisSession implements AutoCloseable {
     this.onRetry = onRetry;
   }
 
-  /** Runs an idempotent operation, retrying it on a new connection after connection errors. */
-  public <T> T call(String what, Function<Jedis, T> op) {
+  /**
+   * Runs an idempotent operation on the master that holds {@code key} (every key it touches must share that key's
+   * hash slot), retrying it after connection errors.
+   */
+  public <T> T call(String what, byte[] key, Function<Jedis, T> op) {
+    return retrying(what, () -> nodes.onKey(key, op));
+  }
+
+  /** Runs an idempotent operation on every master (one server: on it), retrying after connection errors. */
+  public <T> List<T> onEachMaster(String what, Function<Jedis, T> op) {
+    return retrying(what, () -> nodes.onEachMaster(op));
+  }
+
+  private <T> T retrying(String what, java.util.function.Supplier<T> op) {
     RedisBackoff.Waits waits = null;
     long waited = 0;
     while (true) {
       try {
-        if (jedis == null) {
-          connect();
+        if (nodes == null) {
+          nodes = address.nodes(clientName);
         }
-        return op.apply(jedis);
+        return op.get();
       } catch (JedisException e) {
         if (!retryable(e)) {
           throw RedisFailure.of(what + " failed at " + address + ": " + RedisAddress.rootMessage(e), e);
@@ -53,7 +67,8 @@ public final class RedisSession implements AutoCloseable {
         long wait = waits.nextMillis();
         if (wait == RedisBackoff.STOP) {
           throw RedisFailure.of("cannot reach Redis at " + address + " (" + RedisAddress.rootMessage(e) + ") after "
-              + (waited / 1000.0) + " s of retries while trying to " + what + "; is redis-server running there?", e);
+              + (waited / 1000.0) + " s of retries while trying to " + what + "; is "
+              + (address.isCluster() ? "the cluster" : "redis-server") + " running there?", e);
         }
         onRetry.run();
         try {
@@ -67,12 +82,9 @@ public final class RedisSession implements AutoCloseable {
     }
   }
 
-  /** The {@code run_id} of the server this session is (or was last) connected to; connects if it never was. */
-  public String runId() {
-    if (runId == null) {
-      call("connect", j -> j);
-    }
-    return runId;
+  /** The {@code run_id} of the server that holds {@code key} now. */
+  public String runId(byte[] key) {
+    return call("read the server's run id", key, j -> parseRunId(j.info("server")));
   }
 
   /**
@@ -88,17 +100,6 @@ public final class RedisSession implements AutoCloseable {
     return replies;
   }
 
-  private void connect() {
-    Jedis j = new Jedis(address.hostAndPort(), address.clientConfig(clientName));
-    try {
-      runId = parseRunId(j.info("server"));
-      jedis = j;
-    } catch (RuntimeException e) {
-      j.close();
-      throw e;
-    }
-  }
-
   static String parseRunId(String info) {
     for (String line : info.split("\r?\n")) {
       if (line.startsWith("run_id:")) {
@@ -108,9 +109,9 @@ public final class RedisSession implements AutoCloseable {
     throw new JedisDataException("INFO server has no run_id");
   }
 
-  /** Connection failures, and the replies of a server that is starting up or busy: worth a retry. */
+  /** Connection failures, slot moves, and the replies of a server that is starting up or busy: worth a retry. */
   private static boolean retryable(JedisException e) {
-    if (e instanceof JedisConnectionException) {
+    if (e instanceof JedisConnectionException || RedisNodes.isRedirect(e)) {
       return true;
     }
     String m = e.getMessage() == null ? "" : e.getMessage();
@@ -119,13 +120,13 @@ public final class RedisSession implements AutoCloseable {
   }
 
   private void disconnect() {
-    if (jedis != null) {
+    if (nodes != null) {
       try {
-        jedis.close();
+        nodes.close();
       } catch (RuntimeException ignored) {
-        // the connection is broken already
+        // the connections are broken already
       }
-      jedis = null;
+      nodes = null;
     }
   }
 

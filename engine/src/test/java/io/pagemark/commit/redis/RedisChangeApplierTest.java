@@ -126,8 +126,8 @@ class RedisChangeApplierTest {
       assertThat(entries(b), equalTo(List.of(entry(b, "s1", "i1"))));
       try (Jedis j = redis.client()) {
         assertThat("an empty group is gone", j.exists(layout.liveKey(RedisLayout.groupBytes(a))), is(false));
-        assertThat(j.hget(layout.groupsKey(), RedisLayout.groupBytes(a)) == null, is(true));
-        assertThat(j.hget(layout.groupsKey(), RedisLayout.groupBytes(b)) != null, is(true));
+        assertThat(j.get(layout.stampKey(RedisLayout.groupBytes(a))) == null, is(true));
+        assertThat(j.get(layout.stampKey(RedisLayout.groupBytes(b))) != null, is(true));
       }
     }
   }
@@ -190,12 +190,12 @@ class RedisChangeApplierTest {
           byte[] field = RedisLayout.groupBytes(e.getKey());
           byte[] live = layout.liveKey(field);
           j.del(live);
-          j.hdel(layout.groupsKey(), field);
+          j.del(layout.stampKey(field));
           for (IndexEntry x : e.getValue()) {
             j.zadd(live, 0, SortedSetMember.encode(IndexRecord.unique(x.keys()), Records.SCHEMA.storedAttributes()));
           }
           if (!e.getValue().isEmpty()) {
-            j.hset(layout.groupsKey(), field, RedisLayout.stamp(build, e.getKey()));
+            j.set(layout.stampKey(field), RedisLayout.stamp(build, e.getKey()));
           }
         }
         j.hset(layout.metaKey(), "buildId".getBytes(), build.getBytes());

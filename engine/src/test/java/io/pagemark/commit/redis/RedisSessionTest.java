@@ -52,7 +52,7 @@ class RedisSessionTest {
       }
     };
     try (RedisSession s = new RedisSession(nobody, "test", threeWaits, retries::incrementAndGet)) {
-      IllegalStateException e = assertThrows(IllegalStateException.class, () -> s.call("count members", j -> 1));
+      IllegalStateException e = assertThrows(IllegalStateException.class, () -> s.call("count members", new byte[] {1}, j -> 1));
       assertThat(e.getMessage(), containsString("cannot reach Redis at " + nobody + " ("));
       assertThat(e.getMessage(), containsString(") after 0.3 s of retries while trying to count members; is"
           + " redis-server running there?"));

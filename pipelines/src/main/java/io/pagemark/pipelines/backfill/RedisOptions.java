@@ -10,8 +10,9 @@ import org.apache.beam.sdk.options.PipelineOptions;
  */
 public interface RedisOptions extends PipelineOptions {
   @Description(
-      "Load the index into Redis, besides or instead of --output: redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]. One"
-          + " sorted set per group, published atomically group by group.")
+      "Load the index into Redis, besides or instead of --output: redis://[[USER]:PASSWORD@]HOST[:PORT][/DB], or a"
+          + " Redis Cluster: redis-cluster://HOST:PORT[,HOST:PORT...]. One sorted set per group, published atomically"
+          + " group by group.")
   String getRedis();
 
   void setRedis(String value);

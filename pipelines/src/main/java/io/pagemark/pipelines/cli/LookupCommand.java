@@ -43,8 +43,9 @@ public final class LookupCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(names = "--index", required = true, paramLabel = "DIR|redis://HOST:PORT[/DB][?prefix=P]|s3://BUCKET/PREFIX",
-      description = "The index: its root directory, the Redis database that holds it (prefix: its key prefix, when"
-          + " the database holds several indexes), its S3 prefix (see --s3Endpoint), or a PostgreSQL index:"
+      description = "The index: its root directory, the Redis database (redis://) or Redis Cluster"
+          + " (redis-cluster://HOST:PORT[,HOST:PORT...]) that holds it (prefix: its key prefix, when it holds several"
+          + " indexes), its S3 prefix (see --s3Endpoint), or a PostgreSQL index:"
           + " jdbc:postgresql://HOST:PORT/DB[?currentSchema=S].")
   String index;
 

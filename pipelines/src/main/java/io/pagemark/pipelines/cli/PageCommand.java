@@ -50,7 +50,8 @@ public final class PageCommand implements Callable<Integer> {
   String gsi;
 
   @Option(names = "--index", required = true, paramLabel = "DIR|redis://...|s3://...",
-      description = "The index: its root directory, redis://HOST:PORT[/DB][?prefix=P], s3://BUCKET/PREFIX, or"
+      description = "The index: its root directory, redis://HOST:PORT[/DB][?prefix=P],"
+          + " redis-cluster://HOST:PORT[,HOST:PORT...][?prefix=P], s3://BUCKET/PREFIX, or"
           + " jdbc:postgresql://HOST:PORT/DB[?currentSchema=S].")
   String index;
 

@@ -52,7 +52,8 @@ public final class VerifyCommand implements Callable<Integer> {
   String gsi;
 
   @Option(names = "--index", required = true, paramLabel = "DIR|redis://HOST:PORT[/DB][?prefix=P]|s3://BUCKET/PREFIX",
-      description = "The index: its root directory, the Redis database that holds it, its S3 prefix, or"
+      description = "The index: its root directory, the Redis database (redis://) or Redis Cluster"
+          + " (redis-cluster://HOST:PORT[,HOST:PORT...]) that holds it, its S3 prefix, or"
           + " jdbc:postgresql://HOST:PORT/DB[?currentSchema=S].")
   String index;
 

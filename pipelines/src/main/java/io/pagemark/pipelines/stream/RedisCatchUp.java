@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import redis.clients.jedis.Jedis;
+import io.pagemark.format.redis.RedisNodes;
 
 /**
  * Beside a Redis stream's pipeline: every {@value #PERIOD_SECONDS} s, once a backfill into the same prefix has
@@ -54,9 +54,10 @@ final class RedisCatchUp implements AutoCloseable {
    */
   static void checkSchema(RedisStreamTarget target) {
     Map<byte[], byte[]> meta;
-    try (Jedis j = target.address().connect("pagemark-stream-check")) {
-      meta = j.hgetAll(target.layout().metaKey());
-    } catch (java.io.IOException | RuntimeException e) {
+    byte[] metaKey = target.layout().metaKey();
+    try (RedisNodes n = target.address().nodes("pagemark-stream-check")) {
+      meta = n.onKey(metaKey, j -> j.hgetAll(metaKey));
+    } catch (RuntimeException e) {
       throw new IllegalArgumentException("cannot reach Redis at " + target.address() + ": "
           + Cli.rootMessage(e), e);
     }

@@ -19,7 +19,6 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.values.PCollectionView;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
 
 /**
  * The Redis load's last step, run once after every group is published: checks that Redis still holds every group
@@ -33,11 +32,11 @@ final class FinishRedisBuildFn extends DoFn<String, RedisLoadSummary> {
   private static final int SCAN_COUNT = 1_000;
   private static final int MAX_EXAMPLES = 5;
 
-  /** KEYS: groups hash, live set. ARGV: group field, the stamp it had. Removes the group if it still has it. */
+  /** KEYS: group stamp, live set (one hash slot). ARGV: the stamp it had. Removes the group if it still has it. */
   static final byte[] REMOVE_GROUP =
-      ("if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then\n"
+      ("if redis.call('GET', KEYS[1]) == ARGV[1] then\n"
               + "  redis.call('UNLINK', KEYS[2])\n"
-              + "  redis.call('HDEL', KEYS[1], ARGV[1])\n"
+              + "  redis.call('DEL', KEYS[1])\n"
               + "  return 1\n"
               + "end\n"
               + "return 0")
@@ -93,13 +92,14 @@ final class FinishRedisBuildFn extends DoFn<String, RedisLoadSummary> {
     fields.putAll(meta.buildFields());
     byte[] prefix = target.keyPrefix().getBytes(StandardCharsets.UTF_8);
     // The schema again too: a Redis that restarted without persistence during the load lost the first write.
-    redis.call("record build " + target.buildId(), j -> {
-      j.hset(layout.metaKey(), fields);
-      return j.hset(RedisLayout.REGISTRY, prefix, target.registryValue());
-    });
+    byte[] metaKey = layout.metaKey();
+    redis.call("record build " + target.buildId(), metaKey, j -> j.hset(metaKey, fields));
+    redis.call("list the index in the registry", RedisLayout.REGISTRY,
+        j -> j.hset(RedisLayout.REGISTRY, prefix, target.registryValue()));
     long removed = removeGroupsOfOtherBuilds();
     long stale = removeStaleTemporarySets();
-    redis.call("release the lease of build " + target.buildId(), j -> j.del(layout.leaseKey(target.buildId())));
+    byte[] lease = layout.leaseKey(target.buildId());
+    redis.call("release the lease of build " + target.buildId(), lease, j -> j.del(lease));
     c.output(new RedisLoadSummary(target.buildId(), target.address().toString(), target.keyPrefix(), groups,
         entries, ties, unresolved, removed, stale));
   }
@@ -109,23 +109,22 @@ final class FinishRedisBuildFn extends DoFn<String, RedisLoadSummary> {
     if (batch.isEmpty()) {
       return 0;
     }
-    List<Object> replies = redis.call("check the published groups", j -> {
-      Pipeline p = j.pipelined();
-      for (GroupPublished g : batch) {
-        p.hget(layout.groupsKey(), g.group());
-        p.zcard(layout.liveKey(g.group()));
-        p.exists(layout.ledgerKey(g.group()));
-      }
-      return RedisSession.checkReplies(p.syncAndReturnAll());
-    });
     long n = 0;
-    for (int i = 0; i < batch.size(); i++) {
-      GroupPublished g = batch.get(i);
-      byte[] stamp = (byte[]) replies.get(3 * i);
-      long count = (Long) replies.get(3 * i + 1);
+    for (GroupPublished g : batch) {
+      // A group's keys share its hash slot, but groups spread over a cluster's masters: one round trip per group.
+      byte[] live = layout.liveKey(g.group());
+      List<Object> replies = redis.call("check the published groups", live, j -> {
+        Pipeline p = j.pipelined();
+        p.get(layout.stampKey(g.group()));
+        p.zcard(live);
+        p.exists(layout.ledgerKey(g.group()));
+        return RedisSession.checkReplies(p.syncAndReturnAll());
+      });
+      byte[] stamp = (byte[]) replies.get(0);
+      long count = (Long) replies.get(1);
       // A group the change stream keeps current (it has a ledger) may have changed since it was published; a Redis
       // that lost the group lost its ledger too.
-      boolean streamed = (Boolean) replies.get(3 * i + 2);
+      boolean streamed = (Boolean) replies.get(2);
       if (!streamed && (!Arrays.equals(stamp, g.stamp()) || count != g.members())) {
         n++;
         if (lost.size() < MAX_EXAMPLES) {
@@ -139,23 +138,28 @@ final class FinishRedisBuildFn extends DoFn<String, RedisLoadSummary> {
   /** Removes every group whose stamp names another build: the table had it when that build ran, not now. */
   private long removeGroupsOfOtherBuilds() {
     long removed = 0;
-    byte[] cursor = ScanParams.SCAN_POINTER_START_BINARY;
-    ScanParams params = new ScanParams().count(SCAN_COUNT);
-    do {
-      byte[] from = cursor;
-      ScanResult<Map.Entry<byte[], byte[]>> page =
-          redis.call("list the index's groups", j -> j.hscan(layout.groupsKey(), from, params));
-      for (Map.Entry<byte[], byte[]> e : page.getResult()) {
-        if (!target.buildId().equals(buildOf(e.getValue()))) {
-          Object r = redis.call("remove a group the table no longer has", j -> j.eval(REMOVE_GROUP,
-              List.of(layout.groupsKey(), layout.liveKey(e.getKey())), List.of(e.getKey(), e.getValue())));
-          removed += (Long) r;
+    ScanParams params = new ScanParams().match(layout.stampKeyPattern()).count(SCAN_COUNT);
+    for (List<byte[]> keys : redis.onEachMaster("list the index's groups", j -> RedisTarget.scanAll(j, params))) {
+      for (byte[] key : keys) {
+        byte[] stamp = redis.call("read a group's stamp", key, j -> j.get(key));
+        if (stamp == null || target.buildId().equals(buildOf(stamp))) {
+          continue;
         }
+        byte[] live = liveKeyOfStampKey(key);
+        Object r = redis.call("remove a group the table no longer has", key,
+            j -> j.eval(REMOVE_GROUP, List.of(key, live), List.of(stamp)));
+        removed += (Long) r;
       }
-      cursor = page.getCursorAsBytes();
-    } while (!Arrays.equals(cursor, ScanParams.SCAN_POINTER_START_BINARY));
+    }
     groupsRemoved.inc(removed);
     return removed;
+  }
+
+  /** The live set beside a stamp key: same tag, suffix {@code g} for {@code s}. */
+  private static byte[] liveKeyOfStampKey(byte[] stampKey) {
+    byte[] live = stampKey.clone();
+    live[live.length - 1] = 'g';
+    return live;
   }
 
   private static String buildOf(byte[] stamp) {
@@ -173,24 +177,22 @@ final class FinishRedisBuildFn extends DoFn<String, RedisLoadSummary> {
   private long removeStaleTemporarySets() {
     long removed = 0;
     Map<String, Boolean> running = new HashMap<>();
-    byte[] cursor = ScanParams.SCAN_POINTER_START_BINARY;
     ScanParams params = new ScanParams().match(layout.tempKeyPattern()).count(SCAN_COUNT);
-    do {
-      byte[] from = cursor;
-      ScanResult<byte[]> page = redis.call("list temporary sets", j -> j.scan(from, params));
-      for (byte[] key : page.getResult()) {
+    for (List<byte[]> keys : redis.onEachMaster("list temporary sets", j -> RedisTarget.scanAll(j, params))) {
+      for (byte[] key : keys) {
         String build = layout.buildOfTempKey(key);
         if (build == null) {
           continue;
         }
-        boolean keep = !build.equals(target.buildId()) && running.computeIfAbsent(build,
-            b -> redis.call("check the lease of build " + b, j -> j.exists(layout.leaseKey(b))));
+        boolean keep = !build.equals(target.buildId()) && running.computeIfAbsent(build, b -> {
+          byte[] lease = layout.leaseKey(b);
+          return redis.call("check the lease of build " + b, lease, j -> j.exists(lease));
+        });
         if (!keep) {
-          removed += redis.call("remove a stale temporary set", j -> j.unlink(key));
+          removed += redis.call("remove a stale temporary set", key, j -> j.unlink(key));
         }
       }
-      cursor = page.getCursorAsBytes();
-    } while (!Arrays.equals(cursor, ScanParams.SCAN_POINTER_START_BINARY));
+    }
     staleRemoved.inc(removed);
     return removed;
   }

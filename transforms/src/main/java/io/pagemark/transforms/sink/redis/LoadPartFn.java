@@ -58,12 +58,12 @@ final class LoadPartFn extends DoFn<OrderedPart, KV<byte[], PartLoaded>> {
     String what = "load part " + (part.part() + 1) + " of " + part.parts() + " of group " + part.group();
     int batchSize = target.batchSize();
     int perTrip = batchSize * BATCHES_PER_ROUND_TRIP;
-    String server = redis.runId();
+    String server = redis.runId(temp);
     int from = 0;
     while (from < records.size()) {
       int start = from;
       int end = Math.min(records.size(), start + perTrip);
-      redis.call(what, j -> {
+      redis.call(what, temp, j -> {
         Pipeline p = j.pipelined();
         for (int b = start; b < end; b += batchSize) {
           Map<byte[], Double> batch = new HashMap<>();
@@ -73,14 +73,19 @@ final class LoadPartFn extends DoFn<OrderedPart, KV<byte[], PartLoaded>> {
           p.zadd(temp, batch);
         }
         p.pexpire(temp, target.temporaryTtlMillis());
-        p.set(lease, leaseValue, SetParams.setParams().px(target.temporaryTtlMillis()));
         return RedisSession.checkReplies(p.syncAndReturnAll());
       });
+      // The lease has its own hash slot (the index's), so in a cluster it is renewed on its own connection.
+      redis.call("renew the lease of build " + target.buildId(), lease,
+          j -> j.set(lease, leaseValue, SetParams.setParams().px(target.temporaryTtlMillis())));
       batches.inc((end - start + batchSize - 1) / batchSize);
-      if (!redis.runId().equals(server)) {
-        // Redis restarted since this part began: without persistence, the part's earlier batches are gone.
+      String now = redis.runId(temp);
+      if (!now.equals(server)) {
+        // Redis restarted since this part began (without persistence, the part's earlier batches are gone), or the
+        // group's slot moved to another master with its keys: either way, loading again from the first member is
+        // safe (ZADD of the same members is idempotent).
         reloads.inc();
-        server = redis.runId();
+        server = now;
         from = 0;
       } else {
         from = end;

@@ -5,13 +5,12 @@ import io.pagemark.transforms.Backfill;
 
 import io.pagemark.format.redis.RedisLayout;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
+import java.util.List;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.DoFn;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.params.SetParams;
-import redis.clients.jedis.resps.ScanResult;
 
 /**
  * Runs once before any part is loaded: records the index's schema in its meta hash (or checks it against the one
@@ -36,23 +35,27 @@ final class PrepareRedisFn extends DoFn<String, String> {
   @ProcessElement
   public void process(@Element String buildId, OutputReceiver<String> out) {
     byte[] prefix = target.keyPrefix().getBytes(StandardCharsets.UTF_8);
-    redis.call("record the index's schema", j -> {
+    byte[] meta = target.layout().metaKey();
+    byte[] v1 = target.layout().formatVersion1MetaKey();
+    byte[] lease = target.layout().leaseKey(buildId);
+    // Three hash slots (the index's keys, the registry, the old format's meta): three calls.
+    if (redis.call("record the index's schema", v1, j -> j.exists(v1))
+        && redis.call("record the index's schema", meta, j -> !j.exists(meta))) {
+      throw target.formatVersion1();
+    }
+    redis.call("record the index's schema", meta, j -> {
       target.recordSchema(j);
-      j.hset(RedisLayout.REGISTRY, prefix, target.registryValue());
-      j.set(target.layout().leaseKey(buildId), Long.toString(System.currentTimeMillis()).getBytes(
-          StandardCharsets.US_ASCII), SetParams.setParams().px(target.temporaryTtlMillis()));
-      return null;
+      return j.set(lease, Long.toString(System.currentTimeMillis()).getBytes(StandardCharsets.US_ASCII),
+          SetParams.setParams().px(target.temporaryTtlMillis()));
     });
-    byte[] cursor = ScanParams.SCAN_POINTER_START_BINARY;
+    redis.call("list the index in the registry", RedisLayout.REGISTRY,
+        j -> j.hset(RedisLayout.REGISTRY, prefix, target.registryValue()));
     ScanParams leftovers = new ScanParams().match(target.layout().tempKeyPattern(buildId)).count(1_000);
-    do {
-      byte[] from = cursor;
-      ScanResult<byte[]> page = redis.call("list leftover temporary sets", j -> j.scan(from, leftovers));
-      for (byte[] key : page.getResult()) {
-        redis.call("remove a leftover temporary set", j -> j.unlink(key));
+    for (List<byte[]> keys : redis.onEachMaster("list leftover temporary sets", j -> RedisTarget.scanAll(j, leftovers))) {
+      for (byte[] key : keys) {
+        redis.call("remove a leftover temporary set", key, j -> j.unlink(key));
       }
-      cursor = page.getCursorAsBytes();
-    } while (!Arrays.equals(cursor, ScanParams.SCAN_POINTER_START_BINARY));
+    }
     out.output(buildId);
   }
 

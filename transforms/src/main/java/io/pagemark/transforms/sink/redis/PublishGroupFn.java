@@ -22,18 +22,18 @@ import org.apache.beam.sdk.values.KV;
  */
 final class PublishGroupFn extends DoFn<KV<byte[], Iterable<PartLoaded>>, GroupPublished> {
   /**
-   * KEYS: temporary set, live set, groups hash. ARGV: expected members, group field, stamp. Returns 1 when published,
-   * 2 when this build had published it already, else -1 - (members found in the temporary set).
+   * KEYS: temporary set, live set, group stamp (one hash slot). ARGV: expected members, stamp. Returns 1 when
+   * published, 2 when this build had published it already, else -1 - (members found in the temporary set).
    */
   static final byte[] PUBLISH =
       ("local n = redis.call('ZCARD', KEYS[1])\n"
               + "local want = tonumber(ARGV[1])\n"
               + "if n == want then\n"
               + "  redis.call('RENAME', KEYS[1], KEYS[2])\n"
-              + "  redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])\n"
+              + "  redis.call('SET', KEYS[3], ARGV[2])\n"
               + "  return 1\n"
               + "end\n"
-              + "if n == 0 and redis.call('HGET', KEYS[3], ARGV[2]) == ARGV[3]"
+              + "if n == 0 and redis.call('GET', KEYS[3]) == ARGV[2]"
               + " and redis.call('ZCARD', KEYS[2]) == want then\n"
               + "  return 2\n"
               + "end\n"
@@ -79,9 +79,10 @@ final class PublishGroupFn extends DoFn<KV<byte[], Iterable<PartLoaded>>, GroupP
     byte[] temp = layout.tempKey(target.buildId(), any.group());
     byte[] live = layout.liveKey(any.group());
     byte[] stamp = any.stamp();
-    Object r = redis.call("publish group " + any.groupText(), j -> j.eval(PUBLISH,
-        List.of(temp, live, layout.groupsKey()),
-        List.of(Long.toString(expected).getBytes(StandardCharsets.US_ASCII), any.group(), stamp)));
+    byte[] stampKey = layout.stampKey(any.group());
+    Object r = redis.call("publish group " + any.groupText(), live, j -> j.eval(PUBLISH,
+        List.of(temp, live, stampKey),
+        List.of(Long.toString(expected).getBytes(StandardCharsets.US_ASCII), stamp)));
     long result = (Long) r;
     if (result < 0) {
       long found = -1 - result;

@@ -33,7 +33,7 @@ final class PushRedisDeadLettersFn extends DoFn<KV<Integer, Iterable<String>>, L
       return;
     }
     byte[] key = target.layout().deadLettersKey();
-    redis.call("push dead letters", j -> {
+    redis.call("push dead letters", key, j -> {
       Pipeline p = j.pipelined();
       p.rpush(key, lines.toArray(byte[][]::new));
       p.ltrim(key, -StreamToRedis.MAX_DEAD_LETTERS, -1);

@@ -133,7 +133,7 @@ public abstract class RedisStreamTarget implements Serializable {
   /** The stream's resume position in Redis, if it has one. */
   public Optional<Instant> position() {
     try (RedisSession s = session("pagemark-stream")) {
-      byte[] v = s.call("read the resume position", j -> j.hget(layout().streamKey(), POSITION));
+      byte[] v = s.call("read the resume position", layout().streamKey(), j -> j.hget(layout().streamKey(), POSITION));
       return v == null ? Optional.empty()
           : Optional.of(Instant.ofEpochMilli(Long.parseLong(new String(v, StandardCharsets.US_ASCII))));
     }
@@ -141,7 +141,7 @@ public abstract class RedisStreamTarget implements Serializable {
 
   /** Moves the resume position forward (never back); whether it moved. */
   boolean advancePosition(RedisSession s, long millis) {
-    Object r = s.call("advance the resume position", j -> j.eval(ADVANCE, List.of(layout().streamKey()),
+    Object r = s.call("advance the resume position", layout().streamKey(), j -> j.eval(ADVANCE, List.of(layout().streamKey()),
         List.of(Long.toString(millis).getBytes(StandardCharsets.US_ASCII))));
     return Long.valueOf(1).equals(r);
   }

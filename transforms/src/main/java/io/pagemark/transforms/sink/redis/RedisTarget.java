@@ -15,7 +15,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.metrics.Counter;
+import io.pagemark.format.redis.RedisNodes;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
 
 /**
  * Everything the Redis sink's steps share: where to write, the key layout, the index's schema, the build, and the
@@ -104,6 +107,38 @@ abstract class RedisTarget implements Serializable {
   private String conflict(String what) {
     return "key prefix " + Json.quote(keyPrefix()) + " at " + address() + " holds " + what
         + "; choose another --redisKeyPrefix, or delete that index's keys first";
+  }
+
+  /**
+   * The meta hash under the prefix (empty when there is no index yet); throws an {@link IllegalStateException} that
+   * says what to do when the prefix holds an index of format version 1, which lacks the hash tags a cluster needs.
+   */
+  Map<byte[], byte[]> readMeta(RedisNodes nodes) {
+    byte[] meta = layout().metaKey();
+    Map<byte[], byte[]> hash = nodes.onKey(meta, j -> j.hgetAll(meta));
+    byte[] v1 = layout().formatVersion1MetaKey();
+    if (hash.isEmpty() && nodes.onKey(v1, j -> j.exists(v1))) {
+      throw formatVersion1();
+    }
+    return hash;
+  }
+
+  /** The failure for a prefix that holds an index of format version 1. */
+  RuntimeException formatVersion1() {
+    return RedisFailure.of(conflict("an index of Redis index format version 1 (keys without hash tags), which this"
+        + " version of pagemark (format version " + RedisLayout.FORMAT_VERSION + ") does not write"), null);
+  }
+
+  /** Every key of one node that matches {@code params} (SCAN to the end). */
+  static List<byte[]> scanAll(Jedis j, ScanParams params) {
+    List<byte[]> keys = new ArrayList<>();
+    byte[] cursor = ScanParams.SCAN_POINTER_START_BINARY;
+    do {
+      ScanResult<byte[]> page = j.scan(cursor, params);
+      keys.addAll(page.getResult());
+      cursor = page.getCursorAsBytes();
+    } while (!java.util.Arrays.equals(cursor, ScanParams.SCAN_POINTER_START_BINARY));
+    return keys;
   }
 
   /** Records the schema if the prefix is new, and checks it otherwise. Idempotent. */

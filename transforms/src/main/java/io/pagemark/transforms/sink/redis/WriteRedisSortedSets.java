@@ -14,7 +14,6 @@ import io.pagemark.format.IndexLayout;
 import io.pagemark.format.redis.RedisAddress;
 import io.pagemark.format.redis.RedisIndexMeta;
 import io.pagemark.format.redis.RedisLayout;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
 import org.apache.beam.sdk.Pipeline;
@@ -34,7 +33,8 @@ import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionView;
 import org.apache.beam.sdk.values.TypeDescriptor;
 import org.checkerframework.checker.nullness.qual.Nullable;
-import redis.clients.jedis.Jedis;
+import io.pagemark.format.redis.RedisNodes;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -275,10 +275,10 @@ public abstract class WriteRedisSortedSets
     }
     RedisTarget target = target();
     RedisAddress address = getAddress();
-    try (Jedis j = address.connect("pagemark-check")) {
-      target.checkSchema(j.hgetAll(target.layout().metaKey()));
-    } catch (IOException e) {
-      throw RedisFailure.of(e.getMessage() + " (given as --redis)", e);
+    try (RedisNodes n = address.nodes("pagemark-check")) {
+      target.checkSchema(target.readMeta(n));
+    } catch (JedisConnectionException e) {
+      throw RedisFailure.of(address.unreachable(e).getMessage() + " (given as --redis)", e);
     } catch (JedisException e) {
       throw RedisFailure.of("checking Redis at " + address + " failed: " + RedisAddress.rootMessage(e), e);
     }

@@ -103,7 +103,7 @@ class RedisPublishIT {
     byte[] live = layout.liveKey(RedisLayout.groupBytes(GROUP));
     try (Jedis j = client()) {
       j.zadd(live, 0, new byte[] {42});
-      j.hset(layout.groupsKey(), RedisLayout.groupBytes(GROUP), RedisLayout.stamp("b1", GROUP));
+      j.set(layout.stampKey(RedisLayout.groupBytes(GROUP)), RedisLayout.stamp("b1", GROUP));
     }
     loadTemp(29);
     RuntimeException e = assertThrows(RuntimeException.class, () -> publish(30));
@@ -112,7 +112,7 @@ class RedisPublishIT {
         + " maxmemory?); run the backfill again"));
     try (Jedis j = client()) {
       assertThat(j.zcard(live), is(1L));
-      assertThat(RedisLayout.stampBuild(j.hget(layout.groupsKey(), RedisLayout.groupBytes(GROUP))), equalTo("b1"));
+      assertThat(RedisLayout.stampBuild(j.get(layout.stampKey(RedisLayout.groupBytes(GROUP)))), equalTo("b1"));
     }
   }
 

@@ -66,7 +66,7 @@ class WriteRedisSortedSetsTest {
     try (Jedis j = redis.client()) {
       // a group an older build published that the table no longer has, and a crashed build's temporary set
       j.zadd(layout.liveKey(RedisLayout.groupBytes(gone)), 0, new byte[] {1});
-      j.hset(layout.groupsKey(), RedisLayout.groupBytes(gone), RedisLayout.stamp("b0", gone));
+      j.set(layout.stampKey(RedisLayout.groupBytes(gone)), RedisLayout.stamp("b0", gone));
       j.zadd(abandoned, 0, new byte[] {1});
     }
     PCollection<RedisLoadSummary> summary =
@@ -89,7 +89,7 @@ class WriteRedisSortedSetsTest {
           members.add(SortedSetMember.decode(m, TestEntries.STRINGS.storedAttributes()));
         }
         assertThat("group " + g.getKey(), members, equalTo(TestEntries.wholeGroup(g.getValue(), TieOrder.UNKNOWN)));
-        assertThat(RedisLayout.stampBuild(j.hget(layout.groupsKey(), RedisLayout.groupBytes(g.getKey()))),
+        assertThat(RedisLayout.stampBuild(j.get(layout.stampKey(RedisLayout.groupBytes(g.getKey())))),
             equalTo("b1"));
       }
       RedisIndexMeta meta = RedisIndexMeta.fromHash(j.hgetAll(layout.metaKey()));
@@ -98,7 +98,7 @@ class WriteRedisSortedSetsTest {
       assertThat(j.exists(layout.liveKey(RedisLayout.groupBytes(gone))), is(false));
       assertThat(j.exists(abandoned), is(false));
       assertThat(j.exists(layout.leaseKey("b1")), is(false));
-      assertThat(j.keys((prefix + "tmp:*").getBytes(StandardCharsets.UTF_8)), empty());
+      assertThat(j.keys(layout.tempKeyPattern()), empty());
     }
     assertThat(counter(result, "redisMembersLoaded"), is((long) ENTRIES.size()));
     assertThat(counter(result, "redisGroupsPublished"), is((long) groups.size()));
