@@ -67,6 +67,10 @@ final class UnionSelection {
     return desc;
   }
 
+  /** The last ascending selection: its rank and counts, which bound the next one (a page's end after its start). */
+  private long lastRank = -1;
+  private long[] last;
+
   private long[] ascendingBefore(long r) throws IOException {
     if (r < 0 || r > total) {
       throw new IndexOutOfBoundsException("rank " + r + " is outside 0.." + total);
@@ -77,7 +81,21 @@ final class UnionSelection {
     for (int g = 0; g < k; g++) {
       lo[g] = Math.max(0, r - (total - counts[g]));
       hi[g] = Math.min(counts[g], r);
+      if (last != null) {
+        // d ranks further on, each group holds between 0 and d more of the first items (fewer when going back)
+        long d = r - lastRank;
+        lo[g] = Math.max(lo[g], d >= 0 ? last[g] : last[g] + d);
+        hi[g] = Math.min(hi[g], d >= 0 ? last[g] + d : last[g]);
+      }
     }
+    long[] answer = select(r, lo, hi);
+    lastRank = r;
+    last = answer.clone();
+    return answer;
+  }
+
+  private long[] select(long r, long[] lo, long[] hi) throws IOException {
+    int k = counts.length;
     long[] below = new long[k];
     while (true) {
       int widest = -1;
@@ -123,12 +141,22 @@ final class UnionSelection {
    * to hi keeps the sum at r or more. So a search only ever reads inside the windows, which shrink every round.
    */
   private long countBelow(int h, KeyValue s, boolean ties, long lo, long hi) throws IOException {
-    long a = lo;
-    long b = hi;
+    // A search over the whole group whose probes outside the window are decided without a read: the probes fall on
+    // the same ranks for every pivot, so the cache serves the shared part of successive searches.
+    long a = 0;
+    long b = counts[h];
     while (a < b) {
       long mid = a + (b - a) / 2;
-      int c = sortKey(h, mid).compareTo(s);
-      if (c < 0 || (c == 0 && ties)) {
+      boolean before;
+      if (mid < lo) {
+        before = true;
+      } else if (mid >= hi) {
+        before = false;
+      } else {
+        int c = sortKey(h, mid).compareTo(s);
+        before = c < 0 || (c == 0 && ties);
+      }
+      if (before) {
         a = mid + 1;
       } else {
         b = mid;
