@@ -107,7 +107,7 @@ final class UnionSelection {
       if (widest < 0) {
         return lo;
       }
-      long m = lo[widest] + (hi[widest] - lo[widest]) / 2;
+      long m = gridPoint(widest, lo[widest], hi[widest]);
       KeyValue pivot = sortKey(widest, m);
       long rank = 0;
       for (int h = 0; h < k; h++) {
@@ -163,6 +163,26 @@ final class UnionSelection {
       }
     }
     return a;
+  }
+
+  /**
+   * The pivot of a window: the first probe of a binary search over the whole group that falls inside it. It splits
+   * the window as a binary search does (the window then lies in half the range it did), and it is a rank the counting
+   * searches of that group probe too, so its read is often cached already.
+   */
+  private long gridPoint(int g, long lo, long hi) {
+    long a = 0;
+    long b = counts[g];
+    while (true) {
+      long mid = a + (b - a) / 2;
+      if (mid < lo) {
+        a = mid + 1;
+      } else if (mid >= hi) {
+        b = mid;
+      } else {
+        return mid;
+      }
+    }
   }
 
   private KeyValue sortKey(int g, long rank) throws IOException {
