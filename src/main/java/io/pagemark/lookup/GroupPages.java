@@ -132,6 +132,31 @@ public final class GroupPages implements AutoCloseable {
     return new Expected(startKey(at == p ? r : file.record(at)), true);
   }
 
+  /** The sort key of the entry at an ascending rank: what a union of groups merges by. */
+  KeyValue sortKeyAt(long rank) throws IOException {
+    return file.record(rank).sortKey();
+  }
+
+  /** The attributes of a record, the sort key first. */
+  List<io.pagemark.format.KeyAttribute> attributes() {
+    return file.attributes();
+  }
+
+  /** The sort key's type. */
+  io.pagemark.key.KeyType sortType() {
+    return file.attributes().get(0).type();
+  }
+
+  /**
+   * Where a read of the group in {@code order} reaches the entry at {@code position} (0-based, counted in that order;
+   * {@code count()} is allowed): a start key and the items to drop after it. Unlike {@link #pageStart}, the position
+   * need not start a page, as a union's share of a page does not.
+   */
+  UnionPageStart.GroupStart startAt(long position, long take, Order order) throws IOException {
+    Position p = order == Order.ASC ? afterAscending(position) : afterDescending(position);
+    return new UnionPageStart.GroupStart(group(), position, p.startKey, p.skip, take);
+  }
+
   private record Position(Map<String, KeyValue> startKey, long skip) {}
 
   /** A start key after which DynamoDB's ascending read returns the entry at {@code rank} after {@code skip} others. */

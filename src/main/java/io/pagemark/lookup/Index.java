@@ -41,6 +41,20 @@ public interface Index extends AutoCloseable {
     return group(KeyValue.parse(groupType(), java.util.Objects.requireNonNull(text, "text")));
   }
 
+  /**
+   * Opens the union of several groups of this build ("rating 3 or 5"): its pages without storing it; the caller closes
+   * it. A group the build does not hold counts as empty.
+   *
+   * @throws NullPointerException if {@code keys} or a key is null
+   * @throws IllegalArgumentException for no key, more than {@link UnionPages#MAX_GROUPS}, a key given twice, or a key
+   *     not of {@link #groupType()}
+   * @throws GroupRepublishedException when the store answered two groups from two builds (open the union again)
+   * @throws IOException when the store cannot be read
+   */
+  default UnionPages union(List<KeyValue> keys) throws IOException {
+    return UnionPages.open(this, keys);
+  }
+
   /** The group key attribute's name (the GSI's partition key), as the build recorded it. */
   String groupAttribute();
 

@@ -71,6 +71,13 @@ public final class PageMetrics {
     }
   }
 
+  void unionPage(boolean stale) {
+    pages.increment();
+    if (stale) {
+      stalePages.increment();
+    }
+  }
+
   @Override
   public String toString() {
     return String.format(

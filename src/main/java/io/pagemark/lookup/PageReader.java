@@ -221,6 +221,59 @@ public final class PageReader<T> {
     }
   }
 
+  /**
+   * Reads a page of the union of several groups of one build ("rating 3 or 5"; see {@link UnionPages} for its order):
+   * the index places the page in each group, one Query per group with items on the page runs in parallel, and the
+   * results are merged. A group the build does not hold counts as empty. Groups republished under the read, or
+   * answered from two builds, are opened again, up to {@value #REPUBLISHED_ATTEMPTS} times in all. Fresh pages do not
+   * apply to unions.
+   *
+   * @param groups the group keys, each once
+   * @param page the page number, from 1
+   * @param pageSize items a page, 1..{@link #MAX_PAGE_SIZE}
+   * @param order the order the union is read in
+   * @return the page's items in the union's order, with where each group's share starts and what reading cost
+   * @throws NullPointerException if {@code groups}, a group or {@code order} is null
+   * @throws PageOutOfRangeException when the page is past the union's last page in the build
+   * @throws IllegalArgumentException for a page below 1, a page size outside 1..{@link #MAX_PAGE_SIZE}, no group, too
+   *     many, or one given twice
+   * @throws GroupRepublishedException when every attempt found a group republished or two builds
+   * @throws IOException when the index cannot be read
+   */
+  public UnionPage<T> read(List<KeyValue> groups, long page, int pageSize, Order order)
+      throws LookupException, IOException {
+    Objects.requireNonNull(order, "order");
+    if (page < 1) {
+      throw new IllegalArgumentException("page must be 1 or more, not " + page);
+    }
+    if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
+      throw new IllegalArgumentException(
+          "page size must be between 1 and " + MAX_PAGE_SIZE + ", not " + pageSize);
+    }
+    for (int attempt = 1; ; attempt++) {
+      try (UnionPages union = index.union(groups)) {
+        UnionPageStart start = union.pageStart(page, pageSize, order);
+        UnionRead.Raw raw =
+            UnionRead.read(union, start, groupAttribute -> new PageQuery(client, table, gsi, groupAttribute));
+        metrics.queried(raw.requests(), raw.capacity());
+        metrics.unionPage(raw.stale() != null);
+        if (raw.stale() != null) {
+          LOG.warn("a group of the union {} is stale in build {} of the index: {}", start.groups(),
+              start.buildId(), raw.stale());
+        }
+        List<T> items = new ArrayList<>(raw.items().size());
+        raw.items().forEach(item -> items.add(mapper.apply(item)));
+        return new UnionPage<>(start, items, raw.stale() != null, raw.stale(), raw.requests(), raw.capacity());
+      } catch (GroupRepublishedException e) {
+        if (attempt >= REPUBLISHED_ATTEMPTS) {
+          throw e;
+        }
+        metrics.republished();
+        LOG.debug("reading page {} of the union {} again: {}", page, groups, e.getMessage());
+      }
+    }
+  }
+
   /** What the Queries of one page cost, over every attempt. */
   private static final class Cost {
     int requests;
@@ -305,7 +358,7 @@ public final class PageReader<T> {
     return null;
   }
 
-  private static boolean matches(GroupPages.Expected e, Map<String, AttributeValue> item, String sortAttribute) {
+  static boolean matches(GroupPages.Expected e, Map<String, AttributeValue> item, String sortAttribute) {
     for (Map.Entry<String, KeyValue> k : e.key().entrySet()) {
       if (!e.exact() && !k.getKey().equals(sortAttribute)) {
         continue;

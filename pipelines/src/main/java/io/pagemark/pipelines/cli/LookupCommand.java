@@ -2,12 +2,14 @@ package io.pagemark.pipelines.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pagemark.key.Json;
+import io.pagemark.key.KeyValue;
 import io.pagemark.lookup.GroupPages;
 import io.pagemark.lookup.GroupRepublishedException;
 import io.pagemark.lookup.Index;
 import io.pagemark.lookup.LookupException;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageStart;
+import io.pagemark.lookup.UnionPages;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -29,6 +31,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Prints where pages start: one JSON line per page, in the order asked, with the exclusiveStartKey of the Query"
           + " on the GSI that reads the page (skip: items to drop from its start).",
+      "With --group given more than once, each line is a page of the union of the groups: one start per group"
+          + " (exclusiveStartKey, skip, take), to be merged by sort key, then group key.",
       "Exit code 3, and nothing on stdout, when the group is not in the index or a page is out of range."
     })
 public final class LookupCommand implements Callable<Integer> {
@@ -48,8 +52,9 @@ public final class LookupCommand implements Callable<Integer> {
   @Mixin S3EndpointOption s3;
 
   @Option(names = "--group", required = true, paramLabel = "G",
-      description = "Group key: text for S groups, a decimal number for N, base64 for B.")
-  String group;
+      description = "Group key: text for S groups, a decimal number for N, base64 for B. Give it more than once for"
+          + " the union of those groups (one Query per group a page; see docs/unions.md).")
+  List<String> groups;
 
   @Option(names = "--page", required = true, paramLabel = "N[,N...]",
       description = "Page numbers, from 1; one line each, in this order.")
@@ -79,7 +84,9 @@ public final class LookupCommand implements Callable<Integer> {
     int size = (int) Cli.inRange(spec, "--pageSize", pageSize, 1, MAX_PAGE_SIZE);
     List<String> lines;
     try (Index opened = open()) {
-      lines = pageStarts(opened, group, pageNumbers, size, order);
+      lines = groups.size() == 1
+          ? pageStarts(opened, groups.get(0), pageNumbers, size, order)
+          : unionStarts(opened, groups, pageNumbers, size, order);
     } catch (LookupException e) {
       err.println("pagemark lookup: " + e.getMessage());
       return ExitCode.NOT_FOUND;
@@ -117,6 +124,33 @@ public final class LookupCommand implements Callable<Integer> {
           throw e;
         }
       }
+    }
+  }
+
+  /** As {@link #pageStarts}, for a union of groups: one line per page, one start per group. */
+  private List<String> unionStarts(Index index, List<String> groups, List<Long> pages, int pageSize, Order order)
+      throws IOException, LookupException {
+    List<KeyValue> keys = UnionJson.keys(index, groups);
+    for (int attempt = 1; ; attempt++) {
+      List<String> lines = new ArrayList<>();
+      try (UnionPages union = openUnion(index, keys)) {
+        for (long page : pages) {
+          lines.add(Json.write(UnionJson.start(union.pageStart(page, pageSize, order))));
+        }
+        return lines;
+      } catch (GroupRepublishedException e) {
+        if (attempt >= REPUBLISHED_ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private UnionPages openUnion(Index index, List<KeyValue> keys) throws IOException {
+    try {
+      return index.union(keys);
+    } catch (IllegalArgumentException e) {
+      throw Cli.usageError(spec, e.getMessage()); // a group given twice, or too many
     }
   }
 

@@ -9,8 +9,10 @@ import io.pagemark.lookup.ItemPage;
 import io.pagemark.lookup.LookupException;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageReader;
+import io.pagemark.lookup.UnionPage;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -56,8 +58,9 @@ public final class PageCommand implements Callable<Integer> {
   @Mixin S3EndpointOption s3;
 
   @Option(names = "--group", required = true, paramLabel = "G",
-      description = "Group key: text for S groups, a decimal number for N, base64 for B.")
-  String group;
+      description = "Group key: text for S groups, a decimal number for N, base64 for B. Give it more than once for"
+          + " a page of the union of those groups (see docs/unions.md).")
+  List<String> groups;
 
   @Option(names = "--page", required = true, paramLabel = "N", description = "The page, from 1.")
   long page;
@@ -104,13 +107,21 @@ public final class PageCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw Cli.usageError(spec, e.getMessage());
     }
-    ItemPage<Map<String, AttributeValue>> result;
+    if (groups.size() > 1 && fresh > 0) {
+      throw Cli.usageError(spec, "--freshPages applies to one group, not to a union of " + groups.size());
+    }
+    ItemPage<Map<String, AttributeValue>> result = null;
+    UnionPage<Map<String, AttributeValue>> union = null;
     try (Index opened = VerifyCommand.openIndex(s3.apply(index), build);
         DynamoDbClient client = connection.client()) {
       PageReader<Map<String, AttributeValue>> reader =
           (gsi == null ? PageReader.of(client, table, opened) : PageReader.of(client, table, gsi, opened))
               .withFreshPages(fresh);
-      result = reader.read(group, page, size, order);
+      if (groups.size() == 1) {
+        result = reader.read(groups.get(0), page, size, order);
+      } else {
+        union = reader.read(UnionJson.keys(opened, groups), page, size, order);
+      }
     } catch (IllegalArgumentException e) {
       throw Cli.usageError(spec, e.getMessage());
     } catch (LookupException e) {
@@ -131,8 +142,8 @@ public final class PageCommand implements Callable<Integer> {
       err.println("pagemark page: " + e);
       return ExitCode.FAILURE;
     }
-    out.println(toJson(result));
-    err.println(summary(result));
+    out.println(result != null ? toJson(result) : Json.write(UnionJson.page(union)));
+    err.println(result != null ? summary(result) : UnionJson.summary(union));
     return ExitCode.OK;
   }
 

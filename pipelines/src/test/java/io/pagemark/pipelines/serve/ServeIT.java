@@ -292,7 +292,8 @@ class ServeIT {
     assertThat(api.at("/components/parameters/size/schema/maximum").asInt(), is(1000));
     List<String> paths = new ArrayList<>();
     api.get("paths").fieldNames().forEachRemaining(paths::add);
-    assertThat(paths, equalTo(List.of("/v1/groups/{group}/pages/{page}", "/v1/groups/{group}", "/groups/{group}", "/",
+    assertThat(paths, equalTo(List.of("/v1/groups/{group}/pages/{page}", "/v1/groups/{group}", "/v1/union/pages/{page}",
+        "/groups/{group}", "/",
         "/openapi.json", "/healthz", "/metrics")));
   }
 

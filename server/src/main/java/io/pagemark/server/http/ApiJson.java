@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.pagemark.lookup.ItemPage;
+import io.pagemark.lookup.UnionPage;
+import io.pagemark.lookup.UnionPageStart;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -54,6 +56,43 @@ final class ApiJson {
       g.writeStringField("build", p.buildId());
       g.writeBooleanField("fresh", p.fresh());
       g.writeBooleanField("stale", p.stale());
+      g.writeArrayFieldStart("items");
+      for (Map<String, AttributeValue> item : p.items()) {
+        item(g, item);
+      }
+      g.writeEndArray();
+      g.writeObjectFieldStart("links");
+      link(g, "first", links.first());
+      link(g, "prev", links.prev());
+      link(g, "next", links.next());
+      link(g, "last", links.last());
+      g.writeEndObject();
+      g.writeEndObject();
+    });
+  }
+
+  /** A union's page: {@link #page}'s shape with {@code groups} for {@code group}, and each group's share. */
+  static byte[] unionPage(UnionPage<Map<String, AttributeValue>> p, Links links) {
+    UnionPageStart s = p.start();
+    return write(g -> {
+      g.writeStartObject();
+      g.writeArrayFieldStart("groups");
+      for (var k : s.groups()) {
+        g.writeString(k.text());
+      }
+      g.writeEndArray();
+      g.writeNumberField("page", s.page());
+      g.writeNumberField("pageSize", s.pageSize());
+      g.writeStringField("order", s.order().label());
+      g.writeNumberField("count", s.count());
+      g.writeNumberField("pages", s.pages());
+      g.writeStringField("build", s.buildId());
+      g.writeBooleanField("stale", p.stale());
+      g.writeArrayFieldStart("takes");
+      for (UnionPageStart.GroupStart one : s.starts()) {
+        g.writeNumber(one.take());
+      }
+      g.writeEndArray();
       g.writeArrayFieldStart("items");
       for (Map<String, AttributeValue> item : p.items()) {
         item(g, item);

@@ -89,7 +89,7 @@ final class HtmlPages {
     }
   }
 
-  private static void items(StringBuilder b, List<Map<String, AttributeValue>> items, List<String> keys) {
+  static void items(StringBuilder b, List<Map<String, AttributeValue>> items, List<String> keys) {
     Set<String> columns = new LinkedHashSet<>(keys);
     Set<String> others = new TreeSet<>();
     items.forEach(i -> others.addAll(i.keySet()));
@@ -170,7 +170,7 @@ final class HtmlPages {
     }
   }
 
-  private static void head(StringBuilder b, String title, String canonical) {
+  static void head(StringBuilder b, String title, String canonical) {
     b.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
         .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
         .append(escape(title)).append("</title>\n");

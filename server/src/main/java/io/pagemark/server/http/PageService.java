@@ -10,6 +10,7 @@ import io.pagemark.lookup.LookupException;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageMetrics;
 import io.pagemark.lookup.PageReader;
+import io.pagemark.lookup.UnionPage;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,6 +45,37 @@ final class PageService {
     this.client = client;
     this.config = config;
     this.metrics = metrics;
+  }
+
+  /** A page request over a union of groups, checked as {@link PageRequest} is. */
+  record UnionRequest(List<String> groups, long page, int size, Order order, String build) {}
+
+  /** Reads a page of a union of groups: one Query per group with items on it, merged. */
+  UnionPage<Map<String, AttributeValue>> unionPage(UnionRequest r) throws HttpFailure {
+    if (r.groups().isEmpty()) {
+      throw HttpFailure.badRequest("a union needs at least one group parameter (group=A&group=B)");
+    }
+    try (Builds.Lease lease = lease(r.build())) {
+      Index index = lease.index();
+      List<KeyValue> keys = new ArrayList<>();
+      for (String g : r.groups()) {
+        keys.add(UrlText.group(index.groupType(), g));
+      }
+      PageReader<Map<String, AttributeValue>> reader =
+          (config.gsi() == null ? PageReader.of(client, config.table(), index)
+              : PageReader.of(client, config.table(), config.gsi(), index)).withMetrics(metrics);
+      return reader.read(keys, r.page(), r.size(), r.order());
+    } catch (IllegalArgumentException e) {
+      throw HttpFailure.badRequest(e.getMessage()); // a group given twice, or too many
+    } catch (GroupRepublishedException e) {
+      throw HttpFailure.unavailable("a group was republished under each read of the union; try again", e);
+    } catch (LookupException e) {
+      throw HttpFailure.notFound(e.getMessage());
+    } catch (IOException e) {
+      throw storeFailed(e);
+    } catch (SdkException e) {
+      throw dynamoFailed(e);
+    }
   }
 
   /** A group's size in one build. */

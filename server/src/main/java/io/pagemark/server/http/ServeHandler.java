@@ -4,18 +4,21 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.pagemark.lookup.ItemPage;
 import io.pagemark.lookup.Order;
+import io.pagemark.lookup.UnionPage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * Routes every request of {@code pagemark serve}: the JSON API under {@code /v1}, the web page under
- * {@code /groups}, the home page, {@code /openapi.json}, {@code /healthz} and {@code /metrics}. GET and HEAD only.
+ * Routes every request of {@code pagemark serve}: the JSON API under {@code /v1} (a union of groups under
+ * {@code /v1/union}), the web page under {@code /groups} (a union's under {@code /union}), the home page, {@code /openapi.json}, {@code /healthz} and {@code /metrics}. GET and HEAD only.
  * Whatever a request holds, it gets an answer with a status and a body that say what happened; an unexpected
  * exception is logged and answered 500, and never ends the server.
  */
@@ -107,6 +110,8 @@ final class ServeHandler implements HttpHandler {
           return "healthz";
         case "metrics":
           return "metrics";
+        case "union":
+          return "web_union";
         default:
           return "unknown";
       }
@@ -117,6 +122,9 @@ final class ServeHandler implements HttpHandler {
     if (p.length == 4 && p[1].equals("v1") && p[2].equals("groups")) {
       return "group";
     }
+    if (p.length == 5 && p[1].equals("v1") && p[2].equals("union") && p[3].equals("pages")) {
+      return "union_page";
+    }
     if (p.length == 6 && p[1].equals("v1") && p[2].equals("groups") && p[4].equals("pages")) {
       return "page";
     }
@@ -125,7 +133,9 @@ final class ServeHandler implements HttpHandler {
 
   private Response answer(String route, String[] path, HttpExchange x) {
     try {
-      Map<String, String> query = UrlText.query(x.getRequestURI().getRawQuery());
+      List<String> groups = new ArrayList<>();
+      boolean union = route.equals("union_page") || route.equals("web_union");
+      Map<String, String> query = UrlText.query(x.getRequestURI().getRawQuery(), union ? "group" : null, groups);
       String ifNoneMatch = x.getRequestHeaders().getFirst("If-None-Match");
       switch (route) {
         case "home":
@@ -137,6 +147,10 @@ final class ServeHandler implements HttpHandler {
           return group(UrlText.decodeSegment(path[3]), query, ifNoneMatch);
         case "page":
           return page(UrlText.decodeSegment(path[3]), path[5], query, ifNoneMatch);
+        case "union_page":
+          return unionPage(groups, path[4], query);
+        case "web_union":
+          return webUnion(groups, query);
         case "openapi":
           return Response.of(200, JSON, openApi, null, "public, max-age=300");
         case "healthz":
@@ -152,11 +166,9 @@ final class ServeHandler implements HttpHandler {
   }
 
   private Response failure(String route, HttpFailure f) {
-    byte[] body = route.equals("web_page") || route.equals("home")
-        ? bytes(HtmlPages.error(f.status(), f.getMessage()))
-        : ApiJson.error(f.status(), f.getMessage());
-    return new Response(f.status(), route.equals("web_page") || route.equals("home") ? HTML : JSON, body, null,
-        "no-store", f.retryAfter());
+    boolean html = route.equals("web_page") || route.equals("home") || route.equals("web_union");
+    byte[] body = html ? bytes(HtmlPages.error(f.status(), f.getMessage())) : ApiJson.error(f.status(), f.getMessage());
+    return new Response(f.status(), html ? HTML : JSON, body, null, "no-store", f.retryAfter());
   }
 
   private Response page(String group, String pageText, Map<String, String> query, String ifNoneMatch)
@@ -182,6 +194,28 @@ final class ServeHandler implements HttpHandler {
       return Response.of(304, JSON, null, etag, cacheControl(r, p.fresh()));
     }
     return Response.of(200, JSON, body, etag, cacheControl(r, p.fresh()));
+  }
+
+  /** A union's page: no ETag (a page of several groups changes with any of them), cached as one group's page. */
+  private Response unionPage(List<String> groups, String pageText, Map<String, String> query) throws HttpFailure {
+    PageService.UnionRequest r = new PageService.UnionRequest(groups, pageNumber(pageText), size(query), order(query),
+        build(query));
+    UnionPage<Map<String, AttributeValue>> p = service.unionPage(r);
+    var s = p.start();
+    String params = UnionHtml.query(s.groups(), 0, s.pageSize(), s.order()).replace("&page=0", "")
+        + "&build=" + UrlText.queryValue(s.buildId());
+    ApiJson.Links links = new ApiJson.Links("1" + params, s.page() > 1 ? (s.page() - 1) + params : null,
+        s.page() < s.pages() ? (s.page() + 1) + params : null, s.pages() + params);
+    return Response.of(200, JSON, ApiJson.unionPage(p, links), null,
+        r.build() == null ? currentMaxAge : EntityTags.PINNED_CACHE);
+  }
+
+  private Response webUnion(List<String> groups, Map<String, String> query) throws HttpFailure {
+    PageService.UnionRequest r = new PageService.UnionRequest(groups,
+        pageNumber(query.getOrDefault("page", "1")), size(query), order(query), null);
+    UnionPage<Map<String, AttributeValue>> p = service.unionPage(r);
+    byte[] body = bytes(UnionHtml.page(p, service.groups(), service.keyAttributes(null)));
+    return Response.of(200, HTML, body, null, currentMaxAge);
   }
 
   private Response group(String group, Map<String, String> query, String ifNoneMatch) throws HttpFailure {

@@ -8,7 +8,9 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -88,6 +90,14 @@ final class UrlText {
 
   /** Parses a raw query string into its parameters; a name given twice is a 400. */
   static Map<String, String> query(String raw) throws HttpFailure {
+    return query(raw, null, new ArrayList<>());
+  }
+
+  /**
+   * Parses a raw query string into its parameters; {@code repeated} (a union's {@code group}) may be given many times
+   * and its values, in order, go to {@code values}; any other name given twice is a 400.
+   */
+  static Map<String, String> query(String raw, String repeated, List<String> values) throws HttpFailure {
     Map<String, String> params = new LinkedHashMap<>();
     if (raw == null || raw.isEmpty()) {
       return params;
@@ -99,7 +109,9 @@ final class UrlText {
       int eq = pair.indexOf('=');
       String name = decode(eq < 0 ? pair : pair.substring(0, eq), true);
       String value = eq < 0 ? "" : decode(pair.substring(eq + 1), true);
-      if (params.put(name, value) != null) {
+      if (name.equals(repeated)) {
+        values.add(value);
+      } else if (params.put(name, value) != null) {
         throw HttpFailure.badRequest("query parameter \"" + Messages.shorten(name) + "\" is given twice");
       }
     }
