@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.core.retry.RetryPolicy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -17,21 +16,13 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * telemetry off. Its jars come from the build's {@code testing/dynamodb-local/target}. Closing it stops the process;
  * everything it held is gone with it.
  */
-public final class DynamoDbLocal implements LocalService {
+public final class DynamoDbLocal extends ProcessService {
   /** System property (or environment variable PAGEMARK_DYNAMODB_LOCAL) naming the folder with lib/ and native/. */
   public static final String HOME_PROPERTY = "pagemark.dynamodbLocal.home";
-  private static final Duration PING_TIMEOUT = Duration.ofSeconds(10);
 
-  private final Process process;
-  private final int port;
-  private final Path log;
-  private final boolean deleteLog;
 
   private DynamoDbLocal(Process process, int port, Path log, boolean deleteLog) {
-    this.process = process;
-    this.port = port;
-    this.log = log;
-    this.deleteLog = deleteLog;
+    super(process, port, log, deleteLog);
   }
 
   /**
@@ -82,26 +73,6 @@ public final class DynamoDbLocal implements LocalService {
   }
 
   @Override
-  public String endpoint() {
-    return "http://127.0.0.1:" + port;
-  }
-
-  @Override
-  public int port() {
-    return port;
-  }
-
-  @Override
-  public boolean isAlive() {
-    return process.isAlive();
-  }
-
-  @Override
-  public String exitStatus() {
-    return LocalProcess.exitStatus(process);
-  }
-
-  @Override
   public void ping() throws IOException {
     try (DynamoDbClient c = DynamoConnection.configure(DynamoDbClient.builder(), endpoint(),
             DynamoConnection.DEFAULT_REGION)
@@ -112,49 +83,12 @@ public final class DynamoDbLocal implements LocalService {
     }
   }
 
-  @Override
-  public List<Path> logs() {
-    return List.of(log);
-  }
-
   public DynamoConnection connection() {
     return new DynamoConnection(endpoint(), DynamoConnection.DEFAULT_REGION);
   }
 
   public DynamoDbClient client() {
     return connection().client();
-  }
-
-  private void awaitReady(Duration timeout) throws IOException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    RuntimeException last = null;
-    try (DynamoDbClient c = client()) {
-      while (System.nanoTime() < deadline) {
-        if (!process.isAlive()) {
-          throw new IOException("DynamoDB Local " + exitStatus() + " on port " + port + ":\n" + tail());
-        }
-        try {
-          c.listTables();
-          return;
-        } catch (RuntimeException e) {
-          last = e;
-        }
-        try {
-          process.waitFor(200, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          break;
-        }
-      }
-    }
-    close();
-    throw new IOException(
-        "DynamoDB Local did not answer at " + endpoint() + " within " + timeout.toSeconds() + " s ("
-            + (last == null ? "interrupted" : last.getMessage()) + "):\n" + tail());
-  }
-
-  private String tail() {
-    return LocalProcess.tail(log, 20);
   }
 
   /** The folder with lib/ and native/: the property, the environment variable, else the repository's build. */
@@ -166,20 +100,4 @@ public final class DynamoDbLocal implements LocalService {
     return LocalProcess.repoRoot().resolve("testing").resolve("dynamodb-local").resolve("target");
   }
 
-  @Override
-  public String toString() {
-    return name() + " at " + endpoint();
-  }
-
-  @Override
-  public void close() {
-    LocalProcess.stop(process);
-    if (deleteLog) {
-      try {
-        Files.deleteIfExists(log);
-      } catch (IOException ignored) {
-        // a leftover temp log is harmless
-      }
-    }
-  }
 }

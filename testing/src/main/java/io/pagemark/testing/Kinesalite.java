@@ -29,7 +29,7 @@ import software.amazon.awssdk.services.kinesis.model.StreamStatus;
  * missing. A client that disconnects in the middle of a request no longer ends the server (see
  * {@code kinesalite/keep-serving.js}). Closing it stops the process.
  */
-public final class Kinesalite implements LocalService {
+public final class Kinesalite extends ProcessService {
   /** System property (or environment variable PAGEMARK_KINESALITE_HOME) naming the npm install folder. */
   public static final String HOME_PROPERTY = "pagemark.kinesalite.home";
   static final String VERSION = "3.3.3";
@@ -40,18 +40,10 @@ public final class Kinesalite implements LocalService {
    * tests share one kinesalite and create a stream or more each, and would run into it.
    */
   static final int SHARD_LIMIT = 1000;
-  private static final Duration PING_TIMEOUT = Duration.ofSeconds(10);
 
-  private final Process process;
-  private final int port;
-  private final Path log;
-  private final boolean deleteLog;
 
   private Kinesalite(Process process, int port, Path log, boolean deleteLog) {
-    this.process = process;
-    this.port = port;
-    this.log = log;
-    this.deleteLog = deleteLog;
+    super(process, port, log, deleteLog);
   }
 
   /**
@@ -97,37 +89,12 @@ public final class Kinesalite implements LocalService {
   }
 
   @Override
-  public String endpoint() {
-    return "http://127.0.0.1:" + port;
-  }
-
-  @Override
-  public int port() {
-    return port;
-  }
-
-  @Override
-  public boolean isAlive() {
-    return process.isAlive();
-  }
-
-  @Override
-  public String exitStatus() {
-    return LocalProcess.exitStatus(process);
-  }
-
-  @Override
   public void ping() throws IOException {
     try (KinesisClient c = client(PING_TIMEOUT)) {
       c.listStreams(b -> b.limit(1));
     } catch (RuntimeException e) {
       throw new IOException("ListStreams failed: " + e.getMessage(), e);
     }
-  }
-
-  @Override
-  public List<Path> logs() {
-    return List.of(log);
   }
 
   /** The region clients should name (kinesalite accepts any). */
@@ -255,28 +222,6 @@ public final class Kinesalite implements LocalService {
     }
   }
 
-  private void awaitReady(Duration timeout) throws IOException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    RuntimeException last = null;
-    try (KinesisClient c = client()) {
-      while (System.nanoTime() < deadline) {
-        if (!process.isAlive()) {
-          throw new IOException("kinesalite " + exitStatus() + " on port " + port + ":\n" + tail(log));
-        }
-        try {
-          c.listStreams();
-          return;
-        } catch (RuntimeException e) {
-          last = e;
-        }
-        pause(100);
-      }
-    }
-    close();
-    throw new IOException("kinesalite did not answer at " + endpoint() + " within " + timeout.toSeconds() + " s ("
-        + (last == null ? "interrupted" : last.getMessage()) + "):\n" + tail(log));
-  }
-
   /** The npm install folder: the property, the environment variable, else the repository's .pagemark/node. */
   static Path home() throws IOException {
     String h = System.getProperty(HOME_PROPERTY, System.getenv("PAGEMARK_KINESALITE_HOME"));
@@ -318,20 +263,4 @@ public final class Kinesalite implements LocalService {
     }
   }
 
-  @Override
-  public String toString() {
-    return name() + " at " + endpoint();
-  }
-
-  @Override
-  public void close() {
-    LocalProcess.stop(process);
-    if (deleteLog) {
-      try {
-        Files.deleteIfExists(log);
-      } catch (IOException ignored) {
-        // a leftover temp log is harmless
-      }
-    }
-  }
 }

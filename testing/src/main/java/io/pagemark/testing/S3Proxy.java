@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import software.amazon.awssdk.core.retry.RetryPolicy;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -21,24 +20,16 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * install). If it cannot start, {@link #start()} throws with its log's tail (tests and benchmarks fail, they never
  * skip). Closing it stops the process and removes its objects; a restart starts empty.
  */
-public final class S3Proxy implements LocalService {
+public final class S3Proxy extends ProcessService {
   /** System property (or environment variable PAGEMARK_S3PROXY_HOME) naming the folder with s3proxy.jar. */
   public static final String HOME_PROPERTY = "pagemark.s3proxy.home";
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
-  private static final Duration PING_TIMEOUT = Duration.ofSeconds(10);
 
-  private final Process process;
-  private final int port;
   private final Path dir;
-  private final Path log;
-  private final boolean deleteLog;
 
   private S3Proxy(Process process, int port, Path dir, Path log, boolean deleteLog) {
-    this.process = process;
-    this.port = port;
+    super(process, port, log, deleteLog);
     this.dir = dir;
-    this.log = log;
-    this.deleteLog = deleteLog;
   }
 
   /** Starts s3proxy on a free port and waits until it answers; its log is deleted with it when it is closed. */
@@ -88,7 +79,7 @@ public final class S3Proxy implements LocalService {
         "-jar", jar.toString(), "--properties", properties.toString())
         .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
     S3Proxy proxy = new S3Proxy(p, port, dir, log, deleteLog);
-    proxy.awaitReady();
+    proxy.awaitReady(START_TIMEOUT);
     return proxy;
   }
 
@@ -100,22 +91,7 @@ public final class S3Proxy implements LocalService {
   /** The endpoint URL, an IP literal ({@code http://127.0.0.1:PORT}), so that the SDK addresses it path-style. */
   @Override
   public String endpoint() {
-    return "http://127.0.0.1:" + port;
-  }
-
-  @Override
-  public int port() {
-    return port;
-  }
-
-  @Override
-  public boolean isAlive() {
-    return process.isAlive();
-  }
-
-  @Override
-  public String exitStatus() {
-    return LocalProcess.exitStatus(process);
+    return super.endpoint();
   }
 
   @Override
@@ -127,11 +103,6 @@ public final class S3Proxy implements LocalService {
     } catch (RuntimeException e) {
       throw new IOException("ListBuckets failed: " + e.getMessage(), e);
     }
-  }
-
-  @Override
-  public List<Path> logs() {
-    return List.of(log);
   }
 
   /** A new client of this s3proxy (path-style addressing); the caller closes it. */
@@ -160,33 +131,6 @@ public final class S3Proxy implements LocalService {
         .build();
   }
 
-  private void awaitReady() throws IOException {
-    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-    IOException last = null;
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        String status = exitStatus();
-        close();
-        throw new IOException("s3proxy " + status + " on port " + port + ":\n" + LocalProcess.tail(log, 20));
-      }
-      try {
-        ping();
-        return;
-      } catch (IOException e) {
-        last = e;
-      }
-      try {
-        process.waitFor(100, TimeUnit.MILLISECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      }
-    }
-    close();
-    throw new IOException("s3proxy did not answer at " + endpoint() + " within " + START_TIMEOUT.toSeconds() + " s ("
-        + (last == null ? "interrupted" : last.getMessage()) + "):\n" + LocalProcess.tail(log, 20));
-  }
-
   static Path home() {
     String h = System.getProperty(HOME_PROPERTY, System.getenv("PAGEMARK_S3PROXY_HOME"));
     if (h != null) {
@@ -201,26 +145,13 @@ public final class S3Proxy implements LocalService {
     return Path.of("testing", "s3proxy", "target");
   }
 
+  /** Removes s3proxy's objects: a restart starts empty. */
   @Override
-  public String toString() {
-    return name() + " at " + endpoint();
-  }
-
-  /** Stops s3proxy (SIGTERM, then SIGKILL after 10 s) and removes its objects. */
-  @Override
-  public void close() {
-    if (process.isAlive()) {
-      LocalProcess.stop(process);
-    }
+  protected void cleanUp() throws IOException {
     try (Stream<Path> s = Files.walk(dir)) {
       for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(p);
       }
-      if (deleteLog) {
-        Files.deleteIfExists(log);
-      }
-    } catch (IOException ignored) {
-      // a leftover temporary folder is harmless
     }
   }
 }
