@@ -77,13 +77,7 @@ public final class PageCommand implements Callable<Integer> {
           + " Default: ${DEFAULT-VALUE}.")
   long freshPages;
 
-  @Option(names = "--dynamoEndpoint", paramLabel = "URL",
-      description = "DynamoDB endpoint, e.g. http://127.0.0.1:8000 for DynamoDB Local (default: AWS).")
-  String dynamoEndpoint;
-
-  @Option(names = "--awsRegion", paramLabel = "R",
-      description = "AWS region (default: the AWS chain's, else us-east-1).")
-  String awsRegion;
+  @Mixin DynamoOptions dynamo;
 
   @Option(names = "--build", paramLabel = "ID", description = "Read this build (default: the current one).")
   String build;
@@ -103,7 +97,7 @@ public final class PageCommand implements Callable<Integer> {
     int fresh = (int) Cli.inRange(spec, "--freshPages", freshPages, 0, PageReader.MAX_PAGE_SIZE);
     DynamoConnection connection;
     try {
-      connection = new DynamoConnection(dynamoEndpoint, awsRegion);
+      connection = dynamo.connection();
     } catch (IllegalArgumentException e) {
       throw Cli.usageError(spec, e.getMessage());
     }

@@ -62,13 +62,7 @@ public final class VerifyCommand implements Callable<Integer> {
   @Option(names = "--build", paramLabel = "ID", description = "Check this build (default: the current one).")
   String build;
 
-  @Option(names = "--dynamoEndpoint", paramLabel = "URL",
-      description = "DynamoDB endpoint, e.g. http://127.0.0.1:8000 for DynamoDB Local (default: AWS).")
-  String dynamoEndpoint;
-
-  @Option(names = "--awsRegion", paramLabel = "R",
-      description = "AWS region (default: the AWS chain's, else us-east-1).")
-  String awsRegion;
+  @Mixin DynamoOptions dynamo;
 
   @Option(names = "--tolerance", paramLabel = "F", defaultValue = "0",
       description = "Fraction of groups that may disagree on counts, and of sampled keys that may be missing, and by"
@@ -110,7 +104,7 @@ public final class VerifyCommand implements Callable<Integer> {
     int samples = (int) Cli.inRange(spec, "--samplesPerGroup", samplesPerGroup, 0, 10_000);
     long groupsAtMost =
         maxGroups == null ? Long.MAX_VALUE : Cli.inRange(spec, "--maxGroups", maxGroups, 1, Long.MAX_VALUE);
-    DynamoConnection connection = new DynamoConnection(dynamoEndpoint, awsRegion);
+    DynamoConnection connection = dynamo.connection();
     String indexSpec;
     try {
       indexSpec = s3.apply(index);

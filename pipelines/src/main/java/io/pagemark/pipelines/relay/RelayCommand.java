@@ -1,6 +1,7 @@
 package io.pagemark.pipelines.relay;
 
 import io.pagemark.pipelines.cli.Cli;
+import io.pagemark.pipelines.cli.DynamoOptions;
 import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.transforms.source.KinesisConnection;
@@ -10,6 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
@@ -32,17 +34,11 @@ public final class RelayCommand implements Callable<Integer> {
   @Option(names = "--stream", required = true, paramLabel = "NAME", description = "The Kinesis stream to put them on.")
   String stream;
 
-  @Option(names = "--dynamoEndpoint", paramLabel = "URL",
-      description = "DynamoDB endpoint, e.g. http://127.0.0.1:8000 for DynamoDB Local (default: AWS).")
-  String dynamoEndpoint;
+  @Mixin DynamoOptions aws;
 
   @Option(names = "--kinesisEndpoint", paramLabel = "URL",
       description = "Kinesis endpoint, e.g. http://127.0.0.1:4567 for kinesalite (default: AWS).")
   String kinesisEndpoint;
-
-  @Option(names = "--awsRegion", paramLabel = "R",
-      description = "AWS region (default: the AWS chain's, else us-east-1).")
-  String awsRegion;
 
   @Option(names = "--createStream", paramLabel = "SHARDS", defaultValue = "0",
       description = "Create the Kinesis stream first, with this many shards (0: it exists). Default: ${DEFAULT-VALUE}.")
@@ -67,8 +63,8 @@ public final class RelayCommand implements Callable<Integer> {
     DynamoConnection dynamo;
     KinesisConnection kinesis;
     try {
-      dynamo = new DynamoConnection(dynamoEndpoint, awsRegion);
-      kinesis = new KinesisConnection(kinesisEndpoint, awsRegion);
+      dynamo = aws.connection();
+      kinesis = new KinesisConnection(kinesisEndpoint, aws.region());
     } catch (IllegalArgumentException e) {
       throw Cli.usageError(spec, e.getMessage());
     }

@@ -1,7 +1,7 @@
 package io.pagemark.pipelines.serve;
 
-import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.pipelines.cli.Cli;
+import io.pagemark.pipelines.cli.DynamoOptions;
 import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.pipelines.cli.S3EndpointOption;
 import io.pagemark.server.http.PageServer;
@@ -54,13 +54,7 @@ public final class ServeCommand implements Callable<Integer> {
       description = "The address to listen on. Default: ${DEFAULT-VALUE} (this machine only).")
   String bind;
 
-  @Option(names = "--dynamoEndpoint", paramLabel = "URL",
-      description = "DynamoDB endpoint, e.g. http://127.0.0.1:8000 for DynamoDB Local (default: AWS).")
-  String dynamoEndpoint;
-
-  @Option(names = "--awsRegion", paramLabel = "R",
-      description = "AWS region (default: the AWS chain's, else us-east-1).")
-  String awsRegion;
+  @Mixin DynamoOptions dynamo;
 
   @Option(names = "--freshPages", paramLabel = "K", defaultValue = "0",
       description = "Serve pages 1..K straight from DynamoDB, so items written since the build show there."
@@ -133,8 +127,7 @@ public final class ServeCommand implements Callable<Integer> {
       throw Cli.usageError(spec, "--refreshSeconds must be above 0 and at most 86400, not " + refreshSeconds);
     }
     try {
-      DynamoConnection dynamo = new DynamoConnection(dynamoEndpoint, awsRegion);
-      return new ServeConfig(s3.apply(index), table, gsi, dynamo, bind,
+      return new ServeConfig(s3.apply(index), table, gsi, dynamo.connection(), bind,
           (int) Cli.inRange(spec, "--port", port, 0, 65535),
           (int) Cli.inRange(spec, "--freshPages", freshPages, 0, Integer.MAX_VALUE), size, max,
           Duration.ofMillis(Math.max(1, millis.longValue())),

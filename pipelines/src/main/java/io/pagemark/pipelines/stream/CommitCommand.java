@@ -1,6 +1,7 @@
 package io.pagemark.pipelines.stream;
 
 import io.pagemark.pipelines.cli.Cli;
+import io.pagemark.pipelines.cli.DynamoOptions;
 import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.commit.IndexCommit;
@@ -49,13 +50,7 @@ public final class CommitCommand implements Callable<Integer> {
   @Option(names = "--group", paramLabel = "G", description = "Commit this group only; the others wait.")
   String group;
 
-  @Option(names = "--dynamoEndpoint", paramLabel = "URL",
-      description = "DynamoDB endpoint, e.g. http://127.0.0.1:8000 for DynamoDB Local (default: AWS).")
-  String dynamoEndpoint;
-
-  @Option(names = "--awsRegion", paramLabel = "R",
-      description = "AWS region (default: the AWS chain's, else us-east-1).")
-  String awsRegion;
+  @Mixin DynamoOptions dynamo;
 
   @Option(names = "--resolveTies", paramLabel = "true|false",
       description = "Learn DynamoDB's order of the runs of equal sort keys that changes touch (Queries on the GSI);"
@@ -103,7 +98,7 @@ public final class CommitCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    String resolve = resolveTies != null ? resolveTies : dynamoEndpoint != null ? "true" : "false";
+    String resolve = resolveTies != null ? resolveTies : dynamo.endpoint() != null ? "true" : "false";
     if (!resolve.equals("true") && !resolve.equals("false")) {
       throw Cli.usageError(spec, "--resolveTies must be true or false, not \"" + resolve + "\"");
     }
@@ -156,7 +151,7 @@ public final class CommitCommand implements Callable<Integer> {
 
   private DynamoConnection connection() {
     try {
-      return new DynamoConnection(dynamoEndpoint, awsRegion);
+      return dynamo.connection();
     } catch (IllegalArgumentException e) {
       throw Cli.usageError(spec, e.getMessage());
     }
