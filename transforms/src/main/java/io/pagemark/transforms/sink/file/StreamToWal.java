@@ -2,34 +2,19 @@ package io.pagemark.transforms.sink.file;
 
 import com.google.auto.value.AutoValue;
 import io.pagemark.change.ChangeDecoder;
-import io.pagemark.change.IndexChange;
 import io.pagemark.commit.IndexCommit;
 import io.pagemark.dynamo.KeySchema;
-import io.pagemark.transforms.order.OrderGroups;
+import io.pagemark.transforms.source.ChangeStreamWrites;
 import io.pagemark.transforms.source.DecodeChangesFn;
-import io.pagemark.transforms.source.IndexChangeCoder;
 import io.pagemark.transforms.source.StreamWindows;
 import io.pagemark.wal.Wal;
 import io.pagemark.wal.WalSegment;
 import java.nio.file.Path;
 import java.util.Objects;
-import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.StringUtf8Coder;
-import org.apache.beam.sdk.coders.VarIntCoder;
-import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.io.aws2.kinesis.KinesisRecord;
 import org.apache.beam.sdk.options.PipelineOptions;
-import org.apache.beam.sdk.transforms.Flatten;
-import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.PTransform;
-import org.apache.beam.sdk.transforms.ParDo;
-import org.apache.beam.sdk.transforms.Sum;
-import org.apache.beam.sdk.transforms.WithKeys;
 import org.apache.beam.sdk.values.PCollection;
-import org.apache.beam.sdk.values.PCollectionList;
-import org.apache.beam.sdk.values.PCollectionTuple;
-import org.apache.beam.sdk.values.TupleTagList;
-import org.apache.beam.sdk.values.TypeDescriptors;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 
@@ -121,49 +106,11 @@ public abstract class StreamToWal extends PTransform<PCollection<KinesisRecord>,
 
   @Override
   public PCollection<Long> expand(PCollection<KinesisRecord> records) {
-    KeySchema schema = getSchema();
     String root = getOutput();
-    Duration flush = getFlushInterval();
-    PCollectionTuple decoded =
-        records.apply(
-            "Decode change records",
-            ParDo.of(new DecodeChangesFn(new ChangeDecoder(schema)))
-                .withOutputTags(DecodeChangesFn.CHANGES,
-                    TupleTagList.of(DecodeChangesFn.DEAD_LETTERS).and(DecodeChangesFn.RECORDS)));
-
-    PCollection<Long> appended =
-        decoded
-            .get(DecodeChangesFn.CHANGES)
-            .setCoder(IndexChangeCoder.of())
-            .apply("Key by " + schema.groupAttribute(),
-                WithKeys.<String, IndexChange>of(c -> OrderGroups.groupId(c.group()))
-                    .withKeyType(TypeDescriptors.strings()))
-            .setCoder(KvCoder.of(StringUtf8Coder.of(), IndexChangeCoder.of()))
-            .apply("Flush every " + flush.getMillis() + " ms", StreamWindows.flush(flush))
-            .apply("Group by " + schema.groupAttribute(), GroupByKey.create())
-            .apply("Append to WAL", ParDo.of(new AppendSegmentFn(schema, root)))
-            .setCoder(VarLongCoder.of());
-
-    PCollection<Long> deadLetters =
-        decoded
-            .get(DecodeChangesFn.DEAD_LETTERS)
-            .setCoder(StringUtf8Coder.of())
-            .apply("Shard dead letters",
-                WithKeys.<Integer, String>of(l -> Math.floorMod(l.hashCode(), StreamWindows.DEAD_LETTER_SHARDS))
-                    .withKeyType(TypeDescriptors.integers()))
-            .setCoder(KvCoder.of(VarIntCoder.of(), StringUtf8Coder.of()))
-            .apply("Flush dead letters", StreamWindows.flush(flush))
-            .apply("Group dead letters", GroupByKey.create())
-            .apply("Write dead letters", ParDo.of(new WriteWalDeadLettersFn(root)))
-            .setCoder(VarLongCoder.of());
-
-    PCollection<Long> read = decoded.get(DecodeChangesFn.RECORDS).setCoder(VarLongCoder.of());
-    return PCollectionList.of(StreamWindows.arrivalSeconds(read, "records"))
-        .and(StreamWindows.arrivalSeconds(appended, "appends"))
-        .and(StreamWindows.arrivalSeconds(deadLetters, "dead letters"))
-        .apply("Everything written", Flatten.pCollections())
-        .apply("Per arrival second", Sum.longsGlobally().withoutDefaults())
-        .apply("Advance resume position", ParDo.of(new AdvancePositionFn(root)))
-        .setCoder(VarLongCoder.of());
+    return ChangeStreamWrites.write(records, new DecodeChangesFn(new ChangeDecoder(getSchema())), getSchema(),
+        getFlushInterval(), new ChangeStreamWrites.Steps(
+            "Append to WAL", new AppendSegmentFn(getSchema(), root),
+            "Write dead letters", new WriteWalDeadLettersFn(root),
+            "Advance resume position", new AdvancePositionFn(root)));
   }
 }

@@ -2,13 +2,10 @@ package io.pagemark.transforms.sink.redis;
 
 import com.google.auto.value.AutoValue;
 import io.pagemark.change.ChangeDecoder;
-import io.pagemark.change.IndexChange;
 import io.pagemark.commit.redis.RedisChangeApplier;
 import io.pagemark.transforms.sink.file.StreamToWal;
+import io.pagemark.transforms.source.ChangeStreamWrites;
 import io.pagemark.transforms.source.DecodeChangesFn;
-import io.pagemark.transforms.order.OrderGroups;
-import io.pagemark.transforms.source.IndexChangeCoder;
-import io.pagemark.transforms.source.StreamWindows;
 
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.dynamo.KeySchema;
@@ -16,23 +13,10 @@ import io.pagemark.format.redis.RedisAddress;
 import io.pagemark.format.redis.RedisLayout;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.StringUtf8Coder;
-import org.apache.beam.sdk.coders.VarIntCoder;
-import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.io.aws2.kinesis.KinesisRecord;
 import org.apache.beam.sdk.options.PipelineOptions;
-import org.apache.beam.sdk.transforms.Flatten;
-import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.PTransform;
-import org.apache.beam.sdk.transforms.ParDo;
-import org.apache.beam.sdk.transforms.Sum;
-import org.apache.beam.sdk.transforms.WithKeys;
 import org.apache.beam.sdk.values.PCollection;
-import org.apache.beam.sdk.values.PCollectionList;
-import org.apache.beam.sdk.values.PCollectionTuple;
-import org.apache.beam.sdk.values.TupleTagList;
-import org.apache.beam.sdk.values.TypeDescriptors;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 
@@ -186,48 +170,10 @@ public abstract class StreamToRedis extends PTransform<PCollection<KinesisRecord
   @Override
   public PCollection<Long> expand(PCollection<KinesisRecord> records) {
     RedisStreamTarget target = target();
-    KeySchema schema = getSchema();
-    Duration flush = getFlushInterval();
-    PCollectionTuple decoded =
-        records.apply(
-            "Decode change records",
-            ParDo.of(new DecodeChangesFn(new ChangeDecoder(schema), getCountRecords()))
-                .withOutputTags(DecodeChangesFn.CHANGES,
-                    TupleTagList.of(DecodeChangesFn.DEAD_LETTERS).and(DecodeChangesFn.RECORDS)));
-
-    PCollection<Long> applied =
-        decoded
-            .get(DecodeChangesFn.CHANGES)
-            .setCoder(IndexChangeCoder.of())
-            .apply("Key by " + schema.groupAttribute(),
-                WithKeys.<String, IndexChange>of(c -> OrderGroups.groupId(c.group()))
-                    .withKeyType(TypeDescriptors.strings()))
-            .setCoder(KvCoder.of(StringUtf8Coder.of(), IndexChangeCoder.of()))
-            .apply("Flush every " + flush.getMillis() + " ms", StreamWindows.flush(flush))
-            .apply("Group by " + schema.groupAttribute(), GroupByKey.create())
-            .apply("Apply to Redis sorted sets", ParDo.of(new ApplyRedisChangesFn(target)))
-            .setCoder(VarLongCoder.of());
-
-    PCollection<Long> deadLetters =
-        decoded
-            .get(DecodeChangesFn.DEAD_LETTERS)
-            .setCoder(StringUtf8Coder.of())
-            .apply("Shard dead letters",
-                WithKeys.<Integer, String>of(l -> Math.floorMod(l.hashCode(), StreamWindows.DEAD_LETTER_SHARDS))
-                    .withKeyType(TypeDescriptors.integers()))
-            .setCoder(KvCoder.of(VarIntCoder.of(), StringUtf8Coder.of()))
-            .apply("Flush dead letters", StreamWindows.flush(flush))
-            .apply("Group dead letters", GroupByKey.create())
-            .apply("Push dead letters to Redis", ParDo.of(new PushRedisDeadLettersFn(target)))
-            .setCoder(VarLongCoder.of());
-
-    PCollection<Long> read = decoded.get(DecodeChangesFn.RECORDS).setCoder(VarLongCoder.of());
-    return PCollectionList.of(StreamWindows.arrivalSeconds(read, "records"))
-        .and(StreamWindows.arrivalSeconds(applied, "applied"))
-        .and(StreamWindows.arrivalSeconds(deadLetters, "dead letters"))
-        .apply("Everything applied", Flatten.pCollections())
-        .apply("Per arrival second", Sum.longsGlobally().withoutDefaults())
-        .apply("Advance Redis resume position", ParDo.of(new AdvanceRedisPositionFn(target)))
-        .setCoder(VarLongCoder.of());
+    return ChangeStreamWrites.write(records, new DecodeChangesFn(new ChangeDecoder(getSchema()), getCountRecords()),
+        getSchema(), getFlushInterval(), new ChangeStreamWrites.Steps(
+            "Apply to Redis sorted sets", new ApplyRedisChangesFn(target),
+            "Push dead letters to Redis", new PushRedisDeadLettersFn(target),
+            "Advance Redis resume position", new AdvanceRedisPositionFn(target)));
   }
 }
