@@ -50,6 +50,16 @@ public final class UnionCursor {
     return new UnionCursor(secret);
   }
 
+  /**
+   * Cursors signed with a random secret of 32 bytes: for one server process that has not been given a secret. Its
+   * cursors are refused by any other process, and by this one after a restart.
+   */
+  public static UnionCursor withRandomSecret() {
+    byte[] secret = new byte[32];
+    new java.security.SecureRandom().nextBytes(secret);
+    return new UnionCursor(secret);
+  }
+
   /** Where a cursor points: a page of the union, of a size, in an order. */
   public record Position(long page, int pageSize, Order order) {}
 

@@ -1,7 +1,9 @@
 package io.pagemark.pipelines.serve;
 
 import io.pagemark.dynamo.DynamoConnection;
+import io.pagemark.lookup.UnionCursor;
 import io.pagemark.pipelines.cli.Cli;
+import io.pagemark.pipelines.cli.CursorSecretOption;
 import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.pipelines.cli.S3EndpointOption;
 import io.pagemark.server.http.PageServer;
@@ -38,6 +40,8 @@ public final class ServeCommand implements Callable<Integer> {
   String index;
 
   @Mixin S3EndpointOption s3;
+
+  @Mixin CursorSecretOption secret;
 
   @Option(names = "--table", required = true, paramLabel = "T", description = "The DynamoDB table.")
   String table;
@@ -121,6 +125,17 @@ public final class ServeCommand implements Callable<Integer> {
     return ExitCode.OK;
   }
 
+  /** The configured cursor secret, else a random one for this process (said on stderr when the server starts). */
+  private UnionCursor cursors() {
+    UnionCursor configured = secret.cursors(spec);
+    if (configured != null) {
+      return configured;
+    }
+    err.println("pagemark serve: no --cursorSecretFile or " + CursorSecretOption.ENV + ": union cursors are signed with"
+        + " a random secret, so only this process accepts them, until it stops");
+    return UnionCursor.withRandomSecret();
+  }
+
   /** The options as a configuration; a bad value is a usage error that names it. */
   ServeConfig config() {
     int max = (int) Cli.inRange(spec, "--maxPageSize", maxPageSize, 1, Integer.MAX_VALUE);
@@ -138,7 +153,7 @@ public final class ServeCommand implements Callable<Integer> {
           (int) Cli.inRange(spec, "--port", port, 0, 65535),
           (int) Cli.inRange(spec, "--freshPages", freshPages, 0, Integer.MAX_VALUE), size, max,
           Duration.ofMillis(Math.max(1, millis.longValue())),
-          (int) Cli.inRange(spec, "--threads", threads, 1, 1024));
+          (int) Cli.inRange(spec, "--threads", threads, 1, 1024), cursors());
     } catch (IllegalArgumentException e) {
       throw Cli.usageError(spec, e.getMessage());
     }
