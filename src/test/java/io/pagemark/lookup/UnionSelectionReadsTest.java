@@ -33,7 +33,7 @@ class UnionSelectionReadsTest {
       double u = r.nextDouble();
       int g = 0;
       for (double acc = SHARES[0]; u > acc && g < SHARES.length - 1; acc += SHARES[++g]) {
-        // find the rating of u
+        // the rating whose share u falls in
       }
       byRating.get(g).add(day);
     }
@@ -84,7 +84,6 @@ class UnionSelectionReadsTest {
     for (int k : new int[] {2, 5}) {
       for (Order order : Order.values()) {
         long reads = readsPerPage(ratings, k, new long[] {500}, 20, order)[0];
-        System.out.println("k=" + k + " " + order + " page 500: " + reads);
         assertThat("union of " + k + " " + order, reads, lessThan(40L * k));
       }
     }
@@ -111,7 +110,6 @@ class UnionSelectionReadsTest {
           max = Math.max(max, r);
           sum += r;
         }
-        System.out.println("k=" + k + " " + order + " max " + max + " mean " + (double) sum / reads.length);
         assertThat("union of " + k + " " + order, max, lessThan(40L * k));
       }
     }
