@@ -68,8 +68,12 @@ public final class CursorSecretOption {
   UnionCursor forPages(CommandSpec spec, String cursor, int groups) {
     ParseResult given = spec.commandLine().getParseResult();
     if (cursor == null) {
-      if (!given.hasMatchedOption("--page") || !given.hasMatchedOption("--pageSize")) {
-        throw Cli.usageError(spec, "give --page and --pageSize, or --cursor=C for the page a union's cursor names");
+      // as picocli words a missing required option: --cursor is the only way to leave these out
+      boolean page = given.hasMatchedOption("--page");
+      boolean size = given.hasMatchedOption("--pageSize");
+      if (!page || !size) {
+        throw Cli.usageError(spec, page || size ? "missing required option " + (page ? "--pageSize" : "--page")
+            : "missing required options --page, --pageSize");
       }
       return groups > 1 ? cursors(spec) : null;
     }
