@@ -71,6 +71,9 @@ public final class RespCommand implements Callable<Integer> {
 
   @Mixin CursorSecretOption secret;
 
+  /** No secret was given: the server made one of its own. */
+  private boolean randomCursors;
+
   private final PrintStream out;
   private final PrintStream err;
 
@@ -115,6 +118,10 @@ public final class RespCommand implements Callable<Integer> {
         options.threads(), options.wal() == null ? "read-only" : "ZADD/ZREM to the write-ahead log of "
             + options.wal());
     out.flush();
+    if (randomCursors) {
+      err.println("pagemark resp: no --cursorSecretFile or " + CursorSecretOption.ENV + ": PM.UPAGE's cursors are"
+          + " signed with a random secret, so only this process accepts them, until it stops");
+    }
     try {
       server.awaitClose();
     } catch (InterruptedException e) {
@@ -138,11 +145,9 @@ public final class RespCommand implements Callable<Integer> {
       o = o.withWal(wal);
     }
     UnionCursor cursors = secret.cursors(spec);
+    randomCursors = cursors == null;
     if (cursors != null) {
       o = o.withCursors(cursors);
-    } else {
-      err.println("pagemark resp: no --cursorSecretFile or " + CursorSecretOption.ENV + ": PM.UPAGE's cursors are"
-          + " signed with a random secret, so only this process accepts them, until it stops");
     }
     if (threads != null) {
       o = o.withThreads((int) Cli.inRange(spec, "--threads", threads, 1, 64));

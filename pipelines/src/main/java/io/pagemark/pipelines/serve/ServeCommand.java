@@ -43,6 +43,9 @@ public final class ServeCommand implements Callable<Integer> {
 
   @Mixin CursorSecretOption secret;
 
+  /** No secret was given: the server made one of its own. */
+  private boolean randomCursors;
+
   @Option(names = "--table", required = true, paramLabel = "T", description = "The DynamoDB table.")
   String table;
 
@@ -116,6 +119,10 @@ public final class ServeCommand implements Callable<Integer> {
         + (config.gsi() == null ? "" : ", index " + config.gsi()) + ", " + config.dynamo() + ") at " + server.url()
         + "  (API: " + server.url() + "openapi.json; Ctrl-C stops)");
     out.flush();
+    if (randomCursors) {
+      err.println("pagemark serve: no --cursorSecretFile or " + CursorSecretOption.ENV + ": union cursors are signed"
+          + " with a random secret, so only this process accepts them, until it stops");
+    }
     try {
       server.awaitStop();
     } catch (InterruptedException e) {
@@ -125,15 +132,11 @@ public final class ServeCommand implements Callable<Integer> {
     return ExitCode.OK;
   }
 
-  /** The configured cursor secret, else a random one for this process (said on stderr when the server starts). */
+  /** The configured cursor secret, else a random one for this process (said on stderr once the server is up). */
   private UnionCursor cursors() {
     UnionCursor configured = secret.cursors(spec);
-    if (configured != null) {
-      return configured;
-    }
-    err.println("pagemark serve: no --cursorSecretFile or " + CursorSecretOption.ENV + ": union cursors are signed with"
-        + " a random secret, so only this process accepts them, until it stops");
-    return UnionCursor.withRandomSecret();
+    randomCursors = configured == null;
+    return configured != null ? configured : UnionCursor.withRandomSecret();
   }
 
   /** The options as a configuration; a bad value is a usage error that names it. */
