@@ -132,9 +132,9 @@ public final class GroupPages implements AutoCloseable {
     return new Expected(startKey(at == p ? r : file.record(at)), true);
   }
 
-  /** The sort key of the entry at an ascending rank: what a union of groups merges by. */
-  KeyValue sortKeyAt(long rank) throws IOException {
-    return file.record(rank).sortKey();
+  /** The ranked records these pages read: what a union of groups selects on. */
+  RankedGroup records() {
+    return file;
   }
 
   /** The attributes of a record, the sort key first. */

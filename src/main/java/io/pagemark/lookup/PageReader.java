@@ -250,9 +250,41 @@ public final class PageReader<T> {
       throw new IllegalArgumentException(
           "page size must be between 1 and " + MAX_PAGE_SIZE + ", not " + pageSize);
     }
+    return readUnion(groups, union -> union.pageStart(page, pageSize, order));
+  }
+
+  /**
+   * Reads the page of the union of {@code groups} that a cursor names ({@link UnionCursor#next}), as
+   * {@link #read(List, long, int, Order)} reads a numbered page. The cursor is checked against the groups and the
+   * build the union is read from, so a page is never read from a build that numbered it differently.
+   *
+   * @throws NullPointerException if an argument or a group is null
+   * @throws CursorRefusedException when the cursor is malformed, not signed with {@code cursors}' secret, or made for
+   *     other groups or another build
+   * @throws IllegalArgumentException for no group, too many, or one given twice
+   * @throws GroupRepublishedException when every attempt found a group republished or two builds
+   * @throws IOException when the index cannot be read
+   */
+  public UnionPage<T> read(List<KeyValue> groups, String cursor, UnionCursor cursors)
+      throws LookupException, IOException {
+    Objects.requireNonNull(cursor, "cursor");
+    Objects.requireNonNull(cursors, "cursors");
+    return readUnion(groups, union -> {
+      UnionCursor.Position p = cursors.decode(cursor, union.groups(), union.buildId());
+      return union.pageStart(p.page(), p.pageSize(), p.order());
+    });
+  }
+
+  /** Where a union's page starts: a numbered page, or the page a cursor names. */
+  private interface UnionPlacement {
+    UnionPageStart place(UnionPages union) throws LookupException, IOException;
+  }
+
+  private UnionPage<T> readUnion(List<KeyValue> groups, UnionPlacement placement)
+      throws LookupException, IOException {
     for (int attempt = 1; ; attempt++) {
       try (UnionPages union = index.union(groups)) {
-        UnionPageStart start = union.pageStart(page, pageSize, order);
+        UnionPageStart start = placement.place(union);
         UnionRead.Raw raw =
             UnionRead.read(union, start, groupAttribute -> new PageQuery(client, table, gsi, groupAttribute));
         metrics.queried(raw.requests(), raw.capacity());
@@ -269,7 +301,7 @@ public final class PageReader<T> {
           throw e;
         }
         metrics.republished();
-        LOG.debug("reading page {} of the union {} again: {}", page, groups, e.getMessage());
+        LOG.debug("reading a page of the union {} again: {}", groups, e.getMessage());
       }
     }
   }

@@ -50,6 +50,16 @@ public final class UnionCursor {
     return new UnionCursor(secret);
   }
 
+  /**
+   * Cursors signed with a random secret of 32 bytes: for one server process that has not been given a secret. Its
+   * cursors are refused by any other process, and by this one after a restart.
+   */
+  public static UnionCursor withRandomSecret() {
+    byte[] secret = new byte[32];
+    new java.security.SecureRandom().nextBytes(secret);
+    return new UnionCursor(secret);
+  }
+
   /** Where a cursor points: a page of the union, of a size, in an order. */
   public record Position(long page, int pageSize, Order order) {}
 
@@ -79,36 +89,36 @@ public final class UnionCursor {
    * Reads a cursor given back by a client for the union of {@code groups} in build {@code buildId}.
    *
    * @throws NullPointerException if an argument is null
-   * @throws LookupException when the cursor is malformed, not signed by this secret, or made for other groups or
-   *     another build (the message says which; the client starts again from page 1)
+   * @throws CursorRefusedException when the cursor is malformed, not signed by this secret, or made for other groups
+   *     or another build (the message says which; the client starts again from page 1)
    */
-  public Position decode(String cursor, List<KeyValue> groups, String buildId) throws LookupException {
+  public Position decode(String cursor, List<KeyValue> groups, String buildId) throws CursorRefusedException {
     byte[] all;
     try {
       all = Base64.getUrlDecoder().decode(Objects.requireNonNull(cursor, "cursor"));
     } catch (IllegalArgumentException e) {
-      throw new LookupException("the cursor is not base64url; pass it back exactly as it was given");
+      throw new CursorRefusedException("the cursor is not base64url; pass it back exactly as it was given");
     }
     if (all.length < 2 + 2 + 2 * DIGEST + TAG || all[0] != VERSION) {
-      throw new LookupException("the cursor is malformed or of another version; start again from page 1");
+      throw new CursorRefusedException("the cursor is malformed or of another version; start again from page 1");
     }
     byte[] body = Arrays.copyOf(all, all.length - TAG);
     if (!MessageDigest.isEqual(tag(body), Arrays.copyOfRange(all, body.length, all.length))) {
-      throw new LookupException("the cursor's signature does not match; pass it back exactly as it was given");
+      throw new CursorRefusedException("the cursor's signature does not match; pass it back exactly as it was given");
     }
     int[] at = {2};
     long size = varint(body, at);
     long page = varint(body, at);
     if (at[0] + 2 * DIGEST != body.length || size < 1 || size > PageReader.MAX_PAGE_SIZE || page < 1) {
-      throw new LookupException("the cursor is malformed; start again from page 1");
+      throw new CursorRefusedException("the cursor is malformed; start again from page 1");
     }
     byte[] build = Arrays.copyOfRange(body, at[0], at[0] + DIGEST);
     byte[] union = Arrays.copyOfRange(body, at[0] + DIGEST, body.length);
     if (!Arrays.equals(union, groupsDigest(groups))) {
-      throw new LookupException("the cursor was made for another set of groups; start again from page 1");
+      throw new CursorRefusedException("the cursor was made for another set of groups; start again from page 1");
     }
     if (!Arrays.equals(build, digest(buildId.getBytes(StandardCharsets.UTF_8)))) {
-      throw new LookupException("the cursor was numbered by another build of the index than " + buildId
+      throw new CursorRefusedException("the cursor was numbered by another build of the index than " + buildId
           + "; start again from page 1");
     }
     return new Position(page, (int) size, (body[1] & 1) == 1 ? Order.DESC : Order.ASC);
@@ -152,11 +162,11 @@ public final class UnionCursor {
     b.write((int) v);
   }
 
-  private static long varint(byte[] b, int[] at) throws LookupException {
+  private static long varint(byte[] b, int[] at) throws CursorRefusedException {
     long v = 0;
     for (int shift = 0; shift < 63; shift += 7) {
       if (at[0] >= b.length) {
-        throw new LookupException("the cursor is malformed; start again from page 1");
+        throw new CursorRefusedException("the cursor is malformed; start again from page 1");
       }
       int x = b[at[0]++] & 0xFF;
       v |= (long) (x & 0x7F) << shift;
@@ -164,6 +174,6 @@ public final class UnionCursor {
         return v;
       }
     }
-    throw new LookupException("the cursor is malformed; start again from page 1");
+    throw new CursorRefusedException("the cursor is malformed; start again from page 1");
   }
 }

@@ -20,7 +20,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * @param pages number of pages of {@code pageSize}
  * @param buildId the build every group was read from
  * @param starts one per group, in the order of {@code groups}
- * @param selectionReads sort keys the selection read from the index to place the page
+ * @param recordReads records read from the index to place the page: one per positioned read of a record (a group
+ *     file record, a Redis {@code ZRANGE} of one member, a row), each distinct rank counted once, the selection's and
+ *     the start keys' together
  */
 public record UnionPageStart(
     List<KeyValue> groups,
@@ -31,7 +33,7 @@ public record UnionPageStart(
     long pages,
     String buildId,
     List<GroupStart> starts,
-    long selectionReads) {
+    long recordReads) {
   /** Copies the lists. */
   public UnionPageStart {
     groups = List.copyOf(groups);

@@ -172,7 +172,7 @@ public final class UnionPages implements AutoCloseable {
       long take = to[g] - from[g];
       starts.add(take == 0
           ? new UnionPageStart.GroupStart(groups.get(g).group(), from[g], null, 0, 0)
-          : groups.get(g).startAt(from[g], take, order));
+          : new GroupPages(selection.records(g)).startAt(from[g], take, order));
     }
     return new UnionPageStart(groups(), page, pageSize, order, selection.total(), pages, buildId, starts,
         selection.reads());

@@ -1,28 +1,39 @@
 package io.pagemark.lookup;
 
+import io.pagemark.format.IndexRecord;
 import io.pagemark.key.KeyValue;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The k-way selection behind a union's pages: for a rank r of the union's ascending order, how many items of each
- * group come before it, found by reading the groups' sort keys by rank and never the union itself.
+ * group come before it, found by reading the groups' records by rank and never the union itself.
  *
  * <p>The union's ascending order ranks the item at rank i of group g (groups sorted by group key) by the triple
- * (sort key, g, i), so the items of one group keep their own order. The selection narrows a window [lo, hi] holding
- * the answer for every group: it takes the middle item of the widest window, counts the items of every group below
- * it (a binary search on the sort key inside that group's window), and moves every window's lower end up when that
- * item is among the first r, its upper end down when it is not. Sort keys read are cached for the selection's life, so the binary searches of
- * successive pivots, which converge, share their reads. Not thread-safe; one per page start.
+ * (sort key, g, i), so the items of one group keep their own order. Every group has a window [lo, hi] holding its
+ * answer. Each round compares the middle items of the open windows: when the first r cannot reach the largest of them,
+ * its group's window ends before it; otherwise, when they hold the smallest of them, its group's window starts after it.
+ * Either way one window loses half its items, and only that window's new middle item is new, so a selection reads about
+ * one record per halving: at most sum over groups of (log2(window) + 2) records. A record carries its run of equal sort
+ * keys (tie position and run length), so one read answers the sort key of the whole run.
+ *
+ * <p>Records read are kept for the selection's life and counted once each ({@link #reads()}); {@link #records(int)}
+ * serves the page start's key lookups from the same cache and count. Not thread-safe; one per page start.
  */
 final class UnionSelection {
   private final List<GroupPages> groups;
   private final long[] counts;
   private final long total;
-  private final List<Map<Long, KeyValue>> cache;
+  private final List<Map<Long, IndexRecord>> records = new ArrayList<>();
+  /** Per group, the runs of equal sort keys seen: first rank to (end rank, sort key). */
+  private final List<TreeMap<Long, Run>> runs = new ArrayList<>();
   private long reads;
+
+  private record Run(long end, KeyValue sortKey) {}
 
   /** {@code groups} sorted by group key in DynamoDB's order. */
   UnionSelection(List<GroupPages> groups) {
@@ -32,19 +43,17 @@ final class UnionSelection {
     for (int g = 0; g < counts.length; g++) {
       counts[g] = groups.get(g).count();
       n += counts[g];
+      records.add(new HashMap<>());
+      runs.add(new TreeMap<>());
     }
     this.total = n;
-    this.cache = new java.util.ArrayList<>();
-    for (int g = 0; g < counts.length; g++) {
-      cache.add(new HashMap<>());
-    }
   }
 
   long total() {
     return total;
   }
 
-  /** Sort keys read from the store so far (each distinct rank once). */
+  /** Records read from the store so far: one per positioned read, each distinct rank once. */
   long reads() {
     return reads;
   }
@@ -94,104 +103,120 @@ final class UnionSelection {
     return answer;
   }
 
+  /**
+   * Narrows the windows until the first r items are decided. With {@code need} items still to place among the
+   * windows' items and m_g the middle of each open window: the largest middle item follows at least H - 1 window items,
+   * H being the sum of (m_g - lo_g + 1), so when need &lt;= H - 1 neither it nor what follows it in its group is among
+   * the first r; the smallest middle item precedes at least sum(hi_g - m_g) - 1 window items, so when need &gt; H - K
+   * (K open windows) it and what precedes it in its group are. One of the two always holds (K &gt;= 1); when both do,
+   * the cut that drops more items is taken.
+   */
   private long[] select(long r, long[] lo, long[] hi) throws IOException {
     int k = counts.length;
-    long[] below = new long[k];
+    long[] mid = new long[k];
+    KeyValue[] key = new KeyValue[k];
     while (true) {
-      int widest = -1;
+      long need = r;
+      long width = 0;
       for (int g = 0; g < k; g++) {
-        if (hi[g] > lo[g] && (widest < 0 || hi[g] - lo[g] > hi[widest] - lo[widest])) {
-          widest = g;
-        }
+        need -= lo[g];
+        width += hi[g] - lo[g];
       }
-      if (widest < 0) {
+      if (need == 0) {
         return lo;
       }
-      long m = gridPoint(widest, lo[widest], hi[widest]);
-      KeyValue pivot = sortKey(widest, m);
-      long rank = 0;
-      for (int h = 0; h < k; h++) {
-        below[h] = h == widest ? m : countBelow(h, pivot, h < widest, lo[h], hi[h]);
-        rank += below[h];
+      if (need == width) {
+        return hi;
       }
-      if (rank < r) {
-        lo[widest] = m + 1;
-        for (int h = 0; h < k; h++) {
-          if (h != widest) {
-            lo[h] = Math.max(lo[h], below[h]);
-          }
+      long h = 0;
+      int open = 0;
+      int top = -1;
+      int bottom = -1;
+      for (int g = 0; g < k; g++) {
+        if (hi[g] == lo[g]) {
+          continue;
         }
-      } else {
-        hi[widest] = m;
-        for (int h = 0; h < k; h++) {
-          if (h != widest) {
-            hi[h] = Math.min(hi[h], below[h]);
-          }
+        mid[g] = lo[g] + (hi[g] - lo[g]) / 2;
+        key[g] = sortKey(g, mid[g]);
+        h += mid[g] - lo[g] + 1;
+        open++;
+        // groups are visited in the union's order of group keys, so an equal sort key of a later group sorts later
+        if (top < 0 || key[g].compareTo(key[top]) >= 0) {
+          top = g;
+        }
+        if (bottom < 0 || key[g].compareTo(key[bottom]) < 0) {
+          bottom = g;
         }
       }
-    }
-  }
-
-  /**
-   * Items of group {@code h} before a pivot of sort key {@code s} from another group (those with a smaller sort key,
-   * and those with an equal one when group {@code h} sorts before the pivot's group: {@code ties}), clamped to the
-   * group's window {@code [lo, hi]}. The clamped count decides as the exact one would: when the pivot is among the
-   * first r, every exact count is at most its group's answer, hence at most hi, and raising the others to lo keeps the
-   * sum below r; when it is not, every exact count is at least the answer, hence at least lo, and lowering the others
-   * to hi keeps the sum at r or more. So a search only ever reads inside the windows, which shrink every round.
-   */
-  private long countBelow(int h, KeyValue s, boolean ties, long lo, long hi) throws IOException {
-    // A search over the whole group whose probes outside the window are decided without a read: the probes fall on
-    // the same ranks for every pivot, so the cache serves the shared part of successive searches.
-    long a = 0;
-    long b = counts[h];
-    while (a < b) {
-      long mid = a + (b - a) / 2;
-      boolean before;
-      if (mid < lo) {
-        before = true;
-      } else if (mid >= hi) {
-        before = false;
+      boolean cutTop = need <= h - 1;
+      boolean cutBottom = need > h - open;
+      if (cutTop && (!cutBottom || hi[top] - mid[top] >= mid[bottom] + 1 - lo[bottom])) {
+        hi[top] = mid[top];
       } else {
-        int c = sortKey(h, mid).compareTo(s);
-        before = c < 0 || (c == 0 && ties);
-      }
-      if (before) {
-        a = mid + 1;
-      } else {
-        b = mid;
-      }
-    }
-    return a;
-  }
-
-  /**
-   * The pivot of a window: the first probe of a binary search over the whole group that falls inside it. It splits
-   * the window as a binary search does (the window then lies in half the range it did), and it is a rank the counting
-   * searches of that group probe too, so its read is often cached already.
-   */
-  private long gridPoint(int g, long lo, long hi) {
-    long a = 0;
-    long b = counts[g];
-    while (true) {
-      long mid = a + (b - a) / 2;
-      if (mid < lo) {
-        a = mid + 1;
-      } else if (mid >= hi) {
-        b = mid;
-      } else {
-        return mid;
+        lo[bottom] = mid[bottom] + 1;
       }
     }
   }
 
   private KeyValue sortKey(int g, long rank) throws IOException {
-    KeyValue v = cache.get(g).get(rank);
-    if (v == null) {
-      v = groups.get(g).sortKeyAt(rank);
-      cache.get(g).put(rank, v);
-      reads++;
+    Map.Entry<Long, Run> run = runs.get(g).floorEntry(rank);
+    if (run != null && rank < run.getValue().end()) {
+      return run.getValue().sortKey();
     }
-    return v;
+    return record(g, rank).sortKey();
+  }
+
+  /** The record at an ascending rank of group {@code g}, read once and counted. */
+  IndexRecord record(int g, long rank) throws IOException {
+    IndexRecord r = records.get(g).get(rank);
+    if (r == null) {
+      r = groups.get(g).records().record(rank);
+      reads++;
+      records.get(g).put(rank, r);
+      long start = rank - r.tiePosition();
+      runs.get(g).put(start, new Run(start + r.runLength(), r.sortKey()));
+    }
+    return r;
+  }
+
+  /** Group {@code g}'s records as a page start reads them: through this selection's cache and count. */
+  RankedGroup records(int g) {
+    RankedGroup of = groups.get(g).records();
+    return new RankedGroup() {
+      @Override
+      public KeyValue group() {
+        return of.group();
+      }
+
+      @Override
+      public String groupAttribute() {
+        return of.groupAttribute();
+      }
+
+      @Override
+      public List<io.pagemark.format.KeyAttribute> attributes() {
+        return of.attributes();
+      }
+
+      @Override
+      public String buildId() {
+        return of.buildId();
+      }
+
+      @Override
+      public long count() {
+        return of.count();
+      }
+
+      @Override
+      public IndexRecord record(long rank) throws IOException {
+        return UnionSelection.this.record(g, rank);
+      }
+
+      @Override
+      public void close() {
+        // the union closes its groups
+      }
+    };
   }
 }

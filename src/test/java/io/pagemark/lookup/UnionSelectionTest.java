@@ -103,6 +103,7 @@ class UnionSelectionTest {
     Random rnd = new Random(SEED + 1);
     long pages = 0;
     long maxReadsPerGroup = 0;
+    long overBound = 0;
     for (int round = 0; round < 40; round++) {
       int k = 2 + rnd.nextInt(KEYS.size() - 1);
       List<SimulatedGroup> sims = randomUnion(rnd, k);
@@ -112,6 +113,11 @@ class UnionSelectionTest {
       }
       List<ListGroup> lists = new ArrayList<>();
       try (UnionPages u = union(sims, lists, empty)) {
+        // two selections, each at most floor(log2 n) + 1 reads a group, then at most 3 reads for each start key
+        long bound = 0;
+        for (GroupPages g : u.groupPages()) {
+          bound += g.count() == 0 ? 0 : 2 * (63 - Long.numberOfLeadingZeros(g.count()) + 1) + 3;
+        }
         List<SimulatedGroup> held = new ArrayList<>(sims);
         for (int pageSize : new int[] {1, 3, 20}) {
           for (Order order : Order.values()) {
@@ -124,7 +130,11 @@ class UnionSelectionTest {
               lists.forEach(ListGroup::takeReads);
               UnionPageStart start = u.pageStart(p, pageSize, order);
               long reads = lists.stream().mapToLong(ListGroup::takeReads).sum();
+              assertThat("round " + round + " page " + p + " reads", start.recordReads(), equalTo(reads));
               maxReadsPerGroup = Math.max(maxReadsPerGroup, reads / k);
+              if (reads > bound) {
+                overBound++;
+              }
               List<Member> page =
                   merged.subList((int) ((p - 1) * pageSize), (int) Math.min(count, p * pageSize));
               for (int g = 0; g < k; g++) {
@@ -150,7 +160,7 @@ class UnionSelectionTest {
       }
     }
     assertThat(pages, greaterThan(1_000L));
-    // Two selections per page start, each a binary search per group whose reads successive pivots share.
+    assertThat("page starts over the read bound", overBound, equalTo(0L));
     assertThat(maxReadsPerGroup, lessThanOrEqualTo(40L));
   }
 

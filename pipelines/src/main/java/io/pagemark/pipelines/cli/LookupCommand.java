@@ -3,12 +3,14 @@ package io.pagemark.pipelines.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pagemark.key.Json;
 import io.pagemark.key.KeyValue;
+import io.pagemark.lookup.CursorRefusedException;
 import io.pagemark.lookup.GroupPages;
 import io.pagemark.lookup.GroupRepublishedException;
 import io.pagemark.lookup.Index;
 import io.pagemark.lookup.LookupException;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageStart;
+import io.pagemark.lookup.UnionCursor;
 import io.pagemark.lookup.UnionPages;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -24,7 +26,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code pagemark lookup}: prints one JSON object per requested page, in the order asked, the same for every
  * backend. Every page is resolved before anything is printed, so a page out of range prints nothing on stdout (exit
- * code 3).
+ * code 3). A union's line carries the signed cursor of its next page when a cursor secret is configured, and
+ * {@code --cursor} prints the line of the page one names (a refused cursor: exit code 2).
  */
 @Command(
     name = "lookup",
@@ -56,12 +59,20 @@ public final class LookupCommand implements Callable<Integer> {
           + " the union of those groups (one Query per group a page; see docs/unions.md).")
   List<String> groups;
 
-  @Option(names = "--page", required = true, paramLabel = "N[,N...]",
-      description = "Page numbers, from 1; one line each, in this order.")
+  @Option(names = "--page", paramLabel = "N[,N...]",
+      description = "Page numbers, from 1; one line each, in this order (required unless --cursor is given).")
   String pages;
 
-  @Option(names = "--pageSize", required = true, paramLabel = "S", description = "Items per page, 1 to 1000000.")
-  long pageSize;
+  @Option(names = "--pageSize", paramLabel = "S",
+      description = "Items per page, 1 to 1000000 (required unless --cursor is given).")
+  Long pageSize;
+
+  @Option(names = "--cursor", paramLabel = "C",
+      description = "Print where the page of the union of the --groups starts that a \"next\" cursor names (it holds"
+          + " the page, its size and its order; needs the secret that signed it).")
+  String cursor;
+
+  @Mixin CursorSecretOption secret;
 
   @Option(names = "--order", paramLabel = "asc|desc", defaultValue = "asc",
       description = "asc: the GSI's order (ScanIndexForward=true); desc: the reverse. Default: ${DEFAULT-VALUE}.")
@@ -80,13 +91,16 @@ public final class LookupCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    List<Long> pageNumbers = Cli.wholeNumbers(spec, "--page", pages, 1, Long.MAX_VALUE);
-    int size = (int) Cli.inRange(spec, "--pageSize", pageSize, 1, MAX_PAGE_SIZE);
+    UnionCursor cursors = secret.forPages(spec, cursor, groups.size());
+    List<Long> pageNumbers = cursor != null ? List.of() : Cli.wholeNumbers(spec, "--page", pages, 1, Long.MAX_VALUE);
+    int size = cursor != null ? 0 : (int) Cli.inRange(spec, "--pageSize", pageSize, 1, MAX_PAGE_SIZE);
     List<String> lines;
     try (Index opened = open()) {
-      lines = groups.size() == 1
+      lines = groups.size() == 1 && cursor == null
           ? pageStarts(opened, groups.get(0), pageNumbers, size, order)
-          : unionStarts(opened, groups, pageNumbers, size, order);
+          : unionStarts(opened, groups, pageNumbers, size, order, cursors);
+    } catch (CursorRefusedException e) {
+      throw Cli.usageError(spec, "--cursor is refused: " + e.getMessage());
     } catch (LookupException e) {
       err.println("pagemark lookup: " + e.getMessage());
       return ExitCode.NOT_FOUND;
@@ -127,15 +141,23 @@ public final class LookupCommand implements Callable<Integer> {
     }
   }
 
-  /** As {@link #pageStarts}, for a union of groups: one line per page, one start per group. */
-  private List<String> unionStarts(Index index, List<String> groups, List<Long> pages, int pageSize, Order order)
-      throws IOException, LookupException {
+  /**
+   * As {@link #pageStarts}, for a union of groups: one line per page (or one for the page {@code --cursor} names),
+   * one start per group, and the next page's cursor when {@code cursors} is given.
+   */
+  private List<String> unionStarts(Index index, List<String> groups, List<Long> pages, int pageSize, Order order,
+      UnionCursor cursors) throws IOException, LookupException {
     List<KeyValue> keys = UnionJson.keys(index, groups);
     for (int attempt = 1; ; attempt++) {
       List<String> lines = new ArrayList<>();
       try (UnionPages union = openUnion(index, keys)) {
+        if (cursor != null) {
+          // checked against the groups and the build the union reads, which may be newer than the index's
+          UnionCursor.Position p = cursors.decode(cursor, union.groups(), union.buildId());
+          lines.add(Json.write(UnionJson.start(union.pageStart(p.page(), p.pageSize(), p.order()), cursors)));
+        }
         for (long page : pages) {
-          lines.add(Json.write(UnionJson.start(union.pageStart(page, pageSize, order))));
+          lines.add(Json.write(UnionJson.start(union.pageStart(page, pageSize, order), cursors)));
         }
         return lines;
       } catch (GroupRepublishedException e) {

@@ -4,11 +4,13 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.key.Json;
+import io.pagemark.lookup.CursorRefusedException;
 import io.pagemark.lookup.Index;
 import io.pagemark.lookup.ItemPage;
 import io.pagemark.lookup.LookupException;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageReader;
+import io.pagemark.lookup.UnionCursor;
 import io.pagemark.lookup.UnionPage;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -28,9 +30,10 @@ import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
 /**
- * {@code pagemark page}: prints the page's items as one JSON object on stdout, and what reading it cost on stderr.
- * Exit codes per {@link ExitCode}: 2 for bad options, 3 for an unknown group or a page past the end, 1 when the index
- * or DynamoDB fails.
+ * {@code pagemark page}: prints the page's items as one JSON object on stdout, and what reading it cost on stderr. A
+ * page of a union carries a signed {@code "next"} cursor when a cursor secret is configured, and {@code --cursor}
+ * reads the page one names. Exit codes per {@link ExitCode}: 2 for bad options or a refused cursor, 3 for an unknown
+ * group or a page past the end, 1 when the index or DynamoDB fails.
  */
 @Command(
     name = "page",
@@ -62,11 +65,19 @@ public final class PageCommand implements Callable<Integer> {
           + " a page of the union of those groups (see docs/unions.md).")
   List<String> groups;
 
-  @Option(names = "--page", required = true, paramLabel = "N", description = "The page, from 1.")
-  long page;
+  @Option(names = "--page", paramLabel = "N", description = "The page, from 1 (required unless --cursor is given).")
+  Long page;
 
-  @Option(names = "--pageSize", required = true, paramLabel = "S", description = "Items per page, 1 to 1000000.")
-  long pageSize;
+  @Option(names = "--pageSize", paramLabel = "S",
+      description = "Items per page, 1 to 1000000 (required unless --cursor is given).")
+  Long pageSize;
+
+  @Option(names = "--cursor", paramLabel = "C",
+      description = "Read the page of the union of the --groups that a \"next\" cursor printed by page or lookup names"
+          + " (it holds the page, its size and its order; needs the secret that signed it).")
+  String cursor;
+
+  @Mixin CursorSecretOption secret;
 
   @Option(names = "--order", paramLabel = "asc|desc", defaultValue = "asc",
       description = "asc: the GSI's order (ScanIndexForward=true); desc: the reverse. Default: ${DEFAULT-VALUE}.")
@@ -92,8 +103,11 @@ public final class PageCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Cli.inRange(spec, "--page", page, 1, Long.MAX_VALUE);
-    int size = (int) Cli.inRange(spec, "--pageSize", pageSize, 1, PageReader.MAX_PAGE_SIZE);
+    UnionCursor cursors = secret.forPages(spec, cursor, groups.size());
+    if (cursor == null) {
+      Cli.inRange(spec, "--page", page, 1, Long.MAX_VALUE);
+    }
+    int size = cursor != null ? 0 : (int) Cli.inRange(spec, "--pageSize", pageSize, 1, PageReader.MAX_PAGE_SIZE);
     int fresh = (int) Cli.inRange(spec, "--freshPages", freshPages, 0, PageReader.MAX_PAGE_SIZE);
     DynamoConnection connection;
     try {
@@ -101,8 +115,8 @@ public final class PageCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw Cli.usageError(spec, e.getMessage());
     }
-    if (groups.size() > 1 && fresh > 0) {
-      throw Cli.usageError(spec, "--freshPages applies to one group, not to a union of " + groups.size());
+    if ((groups.size() > 1 || cursor != null) && fresh > 0) {
+      throw Cli.usageError(spec, "--freshPages applies to one group's numbered pages, not to a union or a cursor");
     }
     ItemPage<Map<String, AttributeValue>> result = null;
     UnionPage<Map<String, AttributeValue>> union = null;
@@ -111,13 +125,17 @@ public final class PageCommand implements Callable<Integer> {
       PageReader<Map<String, AttributeValue>> reader =
           (gsi == null ? PageReader.of(client, table, opened) : PageReader.of(client, table, gsi, opened))
               .withFreshPages(fresh);
-      if (groups.size() == 1) {
+      if (cursor != null) {
+        union = reader.read(UnionJson.keys(opened, groups), cursor, cursors);
+      } else if (groups.size() == 1) {
         result = reader.read(groups.get(0), page, size, order);
       } else {
         union = reader.read(UnionJson.keys(opened, groups), page, size, order);
       }
     } catch (IllegalArgumentException e) {
       throw Cli.usageError(spec, e.getMessage());
+    } catch (CursorRefusedException e) {
+      throw Cli.usageError(spec, "--cursor is refused: " + e.getMessage());
     } catch (LookupException e) {
       err.println("pagemark page: " + e.getMessage());
       return ExitCode.NOT_FOUND;
@@ -136,7 +154,7 @@ public final class PageCommand implements Callable<Integer> {
       err.println("pagemark page: " + e);
       return ExitCode.FAILURE;
     }
-    out.println(result != null ? toJson(result) : Json.write(UnionJson.page(union)));
+    out.println(result != null ? toJson(result) : Json.write(UnionJson.page(union, cursors)));
     err.println(result != null ? summary(result) : UnionJson.summary(union));
     return ExitCode.OK;
   }

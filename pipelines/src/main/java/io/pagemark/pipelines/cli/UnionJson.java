@@ -6,6 +6,7 @@ import io.pagemark.key.Json;
 import io.pagemark.key.KeyValue;
 import io.pagemark.lookup.GroupNotFoundException;
 import io.pagemark.lookup.Index;
+import io.pagemark.lookup.UnionCursor;
 import io.pagemark.lookup.UnionPage;
 import io.pagemark.lookup.UnionPageStart;
 import java.util.ArrayList;
@@ -40,8 +41,11 @@ public final class UnionJson {
     return keys;
   }
 
-  /** The lookup contract's object for a union's page start. */
-  public static ObjectNode start(UnionPageStart p) {
+  /**
+   * The lookup contract's object for a union's page start, with the signed cursor of the next page ({@code next})
+   * when {@code cursors} is given and the page is not the last.
+   */
+  public static ObjectNode start(UnionPageStart p, UnionCursor cursors) {
     ObjectNode o = Json.object();
     ArrayNode groups = o.putArray("groups");
     p.groups().forEach(g -> groups.add(g.text()));
@@ -53,11 +57,11 @@ public final class UnionJson {
       one.set("exclusiveStartKey", DynamoJson.key(s.exclusiveStartKey()));
       one.put("skip", s.skip()).put("take", s.take());
     }
-    return o;
+    return next(o, p, cursors);
   }
 
-  /** The page command's object for a union's page: as {@link #start}'s header, then the items. */
-  public static ObjectNode page(UnionPage<Map<String, AttributeValue>> p) {
+  /** The page command's object for a union's page: as {@link #start}'s header, then the items and the cursor. */
+  public static ObjectNode page(UnionPage<Map<String, AttributeValue>> p, UnionCursor cursors) {
     ObjectNode o = Json.object();
     ArrayNode groups = o.putArray("groups");
     p.groups().forEach(g -> groups.add(g.text()));
@@ -66,7 +70,12 @@ public final class UnionJson {
         .put("pages", s.pages()).put("build", s.buildId()).put("stale", p.stale());
     ArrayNode items = o.putArray("items");
     p.items().forEach(item -> items.add(DynamoJson.itemJson(item)));
-    return o;
+    return next(o, s, cursors);
+  }
+
+  private static ObjectNode next(ObjectNode o, UnionPageStart s, UnionCursor cursors) {
+    String next = cursors == null ? null : cursors.next(s);
+    return next == null ? o : o.put("next", next);
   }
 
   /** The cost report of a union's page: one line. */
@@ -74,9 +83,9 @@ public final class UnionJson {
     UnionPageStart s = p.start();
     return String.format(Locale.ROOT,
         "pagemark page: page %d of %d (%s, build %s) of the union of %d groups: %d item%s, %d Query request%s, %.1f"
-            + " read capacity units consumed, %d index reads to place the page%s",
+            + " read capacity units consumed, %d index records read to place the page%s",
         s.page(), s.pages(), s.order().label(), s.buildId(), s.groups().size(), p.items().size(),
         p.items().size() == 1 ? "" : "s", p.requests(), p.requests() == 1 ? "" : "s", p.consumedReadCapacity(),
-        s.selectionReads(), p.stale() ? "; stale: a group changed since the build" : "");
+        s.recordReads(), p.stale() ? "; stale: a group changed since the build" : "");
   }
 }

@@ -1,7 +1,9 @@
 package io.pagemark.pipelines.resp;
 
 import io.pagemark.dynamo.DynamoConnection;
+import io.pagemark.lookup.UnionCursor;
 import io.pagemark.pipelines.cli.Cli;
+import io.pagemark.pipelines.cli.CursorSecretOption;
 import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.server.resp.RespServer;
 import java.io.IOException;
@@ -11,6 +13,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -66,6 +69,11 @@ public final class RespCommand implements Callable<Integer> {
       description = "With --wal: AWS region of those Queries (default: the AWS chain's, else us-east-1).")
   String awsRegion;
 
+  @Mixin CursorSecretOption secret;
+
+  /** No secret was given: the server made one of its own. */
+  private boolean randomCursors;
+
   private final PrintStream out;
   private final PrintStream err;
 
@@ -110,6 +118,10 @@ public final class RespCommand implements Callable<Integer> {
         options.threads(), options.wal() == null ? "read-only" : "ZADD/ZREM to the write-ahead log of "
             + options.wal());
     out.flush();
+    if (randomCursors) {
+      err.println("pagemark resp: no --cursorSecretFile or " + CursorSecretOption.ENV + ": PM.UPAGE's cursors are"
+          + " signed with a random secret, so only this process accepts them, until it stops");
+    }
     try {
       server.awaitClose();
     } catch (InterruptedException e) {
@@ -131,6 +143,11 @@ public final class RespCommand implements Callable<Integer> {
         .withMaxClients((int) Cli.inRange(spec, "--maxClients", maxClients, 1, 1_000_000));
     if (wal != null) {
       o = o.withWal(wal);
+    }
+    UnionCursor cursors = secret.cursors(spec);
+    randomCursors = cursors == null;
+    if (cursors != null) {
+      o = o.withCursors(cursors);
     }
     if (threads != null) {
       o = o.withThreads((int) Cli.inRange(spec, "--threads", threads, 1, 64));

@@ -1,6 +1,8 @@
 package io.pagemark.pipelines.serve;
 
+import io.pagemark.lookup.UnionCursor;
 import io.pagemark.pipelines.cli.Cli;
+import io.pagemark.pipelines.cli.CursorSecretOption;
 import io.pagemark.pipelines.cli.DynamoOptions;
 import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.pipelines.cli.S3EndpointOption;
@@ -38,6 +40,11 @@ public final class ServeCommand implements Callable<Integer> {
   String index;
 
   @Mixin S3EndpointOption s3;
+
+  @Mixin CursorSecretOption secret;
+
+  /** No secret was given: the server made one of its own. */
+  private boolean randomCursors;
 
   @Option(names = "--table", required = true, paramLabel = "T", description = "The DynamoDB table.")
   String table;
@@ -106,6 +113,10 @@ public final class ServeCommand implements Callable<Integer> {
         + (config.gsi() == null ? "" : ", index " + config.gsi()) + ", " + config.dynamo() + ") at " + server.url()
         + "  (API: " + server.url() + "openapi.json; Ctrl-C stops)");
     out.flush();
+    if (randomCursors) {
+      err.println("pagemark serve: no --cursorSecretFile or " + CursorSecretOption.ENV + ": union cursors are signed"
+          + " with a random secret, so only this process accepts them, until it stops");
+    }
     try {
       server.awaitStop();
     } catch (InterruptedException e) {
@@ -113,6 +124,13 @@ public final class ServeCommand implements Callable<Integer> {
       server.close();
     }
     return ExitCode.OK;
+  }
+
+  /** The configured cursor secret, else a random one for this process (said on stderr once the server is up). */
+  private UnionCursor cursors() {
+    UnionCursor configured = secret.cursors(spec);
+    randomCursors = configured == null;
+    return configured != null ? configured : UnionCursor.withRandomSecret();
   }
 
   /** The options as a configuration; a bad value is a usage error that names it. */
@@ -131,7 +149,7 @@ public final class ServeCommand implements Callable<Integer> {
           (int) Cli.inRange(spec, "--port", port, 0, 65535),
           (int) Cli.inRange(spec, "--freshPages", freshPages, 0, Integer.MAX_VALUE), size, max,
           Duration.ofMillis(Math.max(1, millis.longValue())),
-          (int) Cli.inRange(spec, "--threads", threads, 1, 1024));
+          (int) Cli.inRange(spec, "--threads", threads, 1, 1024), cursors());
     } catch (IllegalArgumentException e) {
       throw Cli.usageError(spec, e.getMessage());
     }

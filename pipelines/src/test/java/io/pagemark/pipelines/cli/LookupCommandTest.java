@@ -158,7 +158,7 @@ class LookupCommandTest {
     assertThat(r.out, emptyString());
     assertThat(r.err, allOf(startsWith("pagemark lookup: " + message + "\n"),
         containsString("\nusage: pagemark lookup --index=DIR|redis://"), containsString(" --group=G"),
-        containsString(" --page=N[,N...] --pageSize=S ")));
+        containsString(" [--page=N[,N...]] [--pageSize=S] ")));
   }
 
   @Test

@@ -20,6 +20,7 @@ import io.pagemark.pipelines.BackfillIT;
 import io.pagemark.pipelines.PageWalk;
 import io.pagemark.pipelines.TrickyTable;
 import io.pagemark.pipelines.demo.SampleComments;
+import io.pagemark.pipelines.union.UnionWalk;
 import io.pagemark.testing.DynamoDbLocal;
 import io.pagemark.testing.DynamoDbLocalExtension;
 import io.pagemark.testing.RedisCluster;
@@ -107,6 +108,9 @@ class ClusterBackfillIT {
             assertThrows(PageOutOfRangeException.class, () -> reader.read(group, walk.size() + 1, pageSize, order));
           }
         }
+        // a union of groups on masters of their own, walked by cursor (issue 15: unions on every backend)
+        pagesRead += UnionWalk.assertEveryPage(client, TABLE, gsi[0], gsi[1], io.pagemark.key.KeyType.S, index,
+            List.of("ties", "utf", TrickyTable.HOSTILE_GROUPS.get(0)), pageSize);
       }
       assertThat(pagesRead, greaterThan(100));
       // the CLI, given the cluster, prints what it prints from the file index of the same load

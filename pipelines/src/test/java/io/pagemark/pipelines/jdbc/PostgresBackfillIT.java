@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.is;
 
+import io.pagemark.key.KeyType;
 import io.pagemark.lookup.GroupPages;
 import io.pagemark.lookup.Index;
 import io.pagemark.lookup.Indexes;
@@ -14,6 +15,7 @@ import io.pagemark.lookup.PageStart;
 import io.pagemark.pipelines.BackfillIT;
 import io.pagemark.pipelines.TrickyTable;
 import io.pagemark.pipelines.demo.SampleComments;
+import io.pagemark.pipelines.union.UnionWalk;
 import io.pagemark.testing.DynamoDbLocal;
 import io.pagemark.testing.PostgresServer;
 import io.pagemark.testing.DynamoDbLocalExtension;
@@ -97,6 +99,10 @@ class PostgresBackfillIT {
           }
         }
       }
+      // a union of groups read from PostgreSQL, walked by cursor (issue 15: unions on every backend)
+      KeyType sortType = gsi.equals("byString") ? KeyType.S : gsi.equals("byNumber") ? KeyType.N : KeyType.B;
+      pagesCompared += UnionWalk.assertEveryPage(client, TABLE, gsi, sortAttribute, sortType, index,
+          List.of("ties", "utf", TrickyTable.HOSTILE_GROUPS.get(0)), pageSize);
     }
     assertThat(pagesCompared, greaterThan(300L));
     try (Connection c = postgres.connect("backfill_it"); Statement s = c.createStatement();

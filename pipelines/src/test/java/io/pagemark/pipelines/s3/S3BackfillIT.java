@@ -11,6 +11,7 @@ import static org.hamcrest.Matchers.matchesPattern;
 import io.pagemark.format.s3.S3IndexStore;
 import io.pagemark.format.s3.S3Location;
 import io.pagemark.format.s3.S3Reads;
+import io.pagemark.key.KeyType;
 import io.pagemark.lookup.GroupPages;
 import io.pagemark.lookup.Index;
 import io.pagemark.lookup.Indexes;
@@ -19,6 +20,7 @@ import io.pagemark.lookup.s3.S3Indexes;
 import io.pagemark.pipelines.BackfillIT;
 import io.pagemark.pipelines.TrickyTable;
 import io.pagemark.pipelines.demo.SampleComments;
+import io.pagemark.pipelines.union.UnionWalk;
 import io.pagemark.testing.DynamoDbLocal;
 import io.pagemark.testing.S3Proxy;
 import io.pagemark.testing.DynamoDbLocalExtension;
@@ -97,6 +99,9 @@ class S3BackfillIT {
       long pages = EveryPage.assertEqualsDynamoDb(index, client, TABLE, TrickyTable.BY_STRING,
           TrickyTable.expectedCounts(items, "SK"), 7);
       assertThat(pages, greaterThan(100L));
+      // a union of groups read from S3, walked by cursor (issue 15: unions on every backend)
+      UnionWalk.assertEveryPage(client, TABLE, TrickyTable.BY_STRING, "SK", KeyType.S, index,
+          List.of("ties", "utf", TrickyTable.HOSTILE_GROUPS.get(0)), 7);
       for (String g : TrickyTable.HOSTILE_GROUPS) {
         try (GroupPages p = index.group(g)) {
           assertThat(p.group().text(), equalTo(g));

@@ -33,7 +33,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * {@code PM.UPAGE} of {@code pagemark resp} against DynamoDB Local: for every page of a union of ratings (an empty
  * rating among them) and of hostile groups, both orders, each group's Query from the start the reply names, dropping
- * {@code skip} and keeping {@code take}, returns exactly that group's items of the merged walks' page.
+ * {@code skip} and keeping {@code take}, returns exactly that group's items of the merged walks' page. Walked by the
+ * cursors the replies hand out, {@code PM.UNEXT} answers the same; an altered cursor, or one of other groups, is an
+ * error reply and the connection stays usable.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(DynamoDbLocalExtension.class)
@@ -59,6 +61,7 @@ class RespUnionIT {
           List<Map<String, AttributeValue>> merged = RatingsGroups.merged(
               table.client, UnionTable.TABLE, "byString", "SK", KeyType.S, union, order == Order.ASC);
           long pages = (merged.size() + size - 1) / size;
+          byte[] cursor = null;
           for (int n = 1; n <= pages; n++) {
             List<byte[]> args = new ArrayList<>(List.of(SafeEncoder.encode(Integer.toString(n)),
                 SafeEncoder.encode(Integer.toString(size)), SafeEncoder.encode(order.name())));
@@ -66,6 +69,15 @@ class RespUnionIT {
             List<Object> reply = (List<Object>) jedis.sendCommand(() -> SafeEncoder.encode("PM.UPAGE"),
                 args.toArray(byte[][]::new));
             String where = "PM.UPAGE " + union + " page " + n + " " + order;
+            if (n > 1) {
+              // the walk by cursor: PM.UNEXT answers what PM.UPAGE does for the page the cursor names
+              List<byte[]> next = new ArrayList<>(List.of(cursor));
+              union.forEach(g -> next.add(g.getBytes(StandardCharsets.UTF_8)));
+              assertThat(where, text(jedis.sendCommand(() -> SafeEncoder.encode("PM.UNEXT"),
+                  next.toArray(byte[][]::new))), equalTo(text(reply)));
+            }
+            cursor = (byte[]) reply.get(3);
+            assertThat(where, cursor == null, is(n == pages));
             assertThat(where, reply.get(0), equalTo((long) merged.size()));
             assertThat(where, reply.get(1), equalTo(pages));
             List<Map<String, AttributeValue>> page = merged.subList((n - 1) * size,
@@ -99,7 +111,35 @@ class RespUnionIT {
       JedisDataException twice = assertThrows(JedisDataException.class, () -> jedis.sendCommand(
           () -> SafeEncoder.encode("PM.UPAGE"), "1", "20", "ASC", "ties", "ties"));
       assertThat(twice.getMessage(), containsString("given twice"));
+
+      List<Object> first = (List<Object>) jedis.sendCommand(
+          () -> SafeEncoder.encode("PM.UPAGE"), "1", "3", "DESC", "ties", "utf");
+      String cursor = SafeEncoder.encode((byte[]) first.get(3));
+      String altered = cursor.substring(0, 4) + (cursor.charAt(4) == 'A' ? 'B' : 'A') + cursor.substring(5);
+      for (String[] bad : List.of(new String[] {altered, "ties", "utf"}, new String[] {cursor, "ties"},
+          new String[] {"?", "ties", "utf"})) {
+        JedisDataException refused = assertThrows(JedisDataException.class,
+            () -> jedis.sendCommand(() -> SafeEncoder.encode("PM.UNEXT"), bad));
+        assertThat(refused.getMessage(), containsString("cursor is refused"));
+      }
+      List<Object> second = (List<Object>) jedis.sendCommand(
+          () -> SafeEncoder.encode("PM.UNEXT"), cursor, "utf", "ties");
+      assertThat(second.get(1), equalTo(first.get(1)));
+      assertThat(jedis.ping(), equalTo("PONG"));
     }
+  }
+
+  /** A reply with its bulk strings as text, to compare replies. */
+  static Object text(Object reply) {
+    if (reply instanceof byte[] b) {
+      return SafeEncoder.encode(b);
+    }
+    if (reply instanceof List<?> l) {
+      List<Object> out = new ArrayList<>();
+      l.forEach(o -> out.add(text(o)));
+      return out;
+    }
+    return reply;
   }
 
   static Map<String, KeyValue> startKey(String json) throws Exception {

@@ -34,7 +34,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * {@code GET /v1/union/pages/{n}} and the {@code /union} web page of {@code pagemark serve}, over an index in files
  * and the same build in redis-server: every page of a union of ratings and of a union of hostile groups, both orders,
- * equals the merge of the groups' own DynamoDB walks; the web page's checkboxes and links carry the groups, escaped.
+ * equals the merge of the groups' own DynamoDB walks, walked by numbered links and by signed cursors; a cursor
+ * altered or moved to other groups is a 400; the web page's checkboxes and links carry the groups, escaped.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith({DynamoDbLocalExtension.class, RedisExtension.class})
@@ -79,21 +80,26 @@ class ServeUnionIT {
           List<Map<String, AttributeValue>> merged =
               RatingsGroups.merged(table.client, UnionTable.TABLE, "byString", "SK", KeyType.S, union, forward);
           String order = forward ? "asc" : "desc";
-          String next = "1?" + groups(union) + "&size=" + size + "&order=" + order;
-          for (int n = 1; next != null; n++) {
-            HttpResponse<String> r = get(base.resolve("/v1/union/pages/" + next));
-            assertThat(r.body(), r.statusCode(), is(200));
-            JsonNode page = JSON.readTree(r.body());
-            List<String> got = new ArrayList<>();
-            for (JsonNode item : page.get("items")) {
-              got.add(item.get("PK").get("S").asText() + "|" + item.get("SK").get("S").asText());
+          // the walk by numbered links, then the walk by signed cursors (links.nextCursor)
+          for (String link : List.of("next", "nextCursor")) {
+            String next = "1?" + groups(union) + "&size=" + size + "&order=" + order;
+            for (int n = 1; next != null; n++) {
+              HttpResponse<String> r = get(base.resolve("/v1/union/pages/" + next));
+              assertThat(r.body(), r.statusCode(), is(200));
+              JsonNode page = JSON.readTree(r.body());
+              List<String> got = new ArrayList<>();
+              for (JsonNode item : page.get("items")) {
+                got.add(item.get("PK").get("S").asText() + "|" + item.get("SK").get("S").asText());
+              }
+              List<Map<String, AttributeValue>> want =
+                  merged.subList((n - 1) * size, Math.min(merged.size(), n * size));
+              assertThat(store + " " + union + " page " + n + " " + order + " by " + link, got,
+                  equalTo(PageWalk.keys(want)));
+              assertThat(page.get("count").asLong(), is((long) merged.size()));
+              assertThat(page.has("next"), is(page.get("links").has("next")));
+              next = page.get("links").has(link) ? page.get("links").get(link).asText() : null;
+              pages++;
             }
-            List<Map<String, AttributeValue>> want =
-                merged.subList((n - 1) * size, Math.min(merged.size(), n * size));
-            assertThat(store + " " + union + " page " + n + " " + order, got, equalTo(PageWalk.keys(want)));
-            assertThat(page.get("count").asLong(), is((long) merged.size()));
-            next = page.get("links").has("next") ? page.get("links").get("next").asText() : null;
-            pages++;
           }
           assertThat(pages > 0, is(true));
         }
@@ -103,6 +109,18 @@ class ServeUnionIT {
       assertThat(get(base.resolve("/v1/union/pages/1?group=a&group=a")).statusCode(), is(400));
       assertThat(get(base.resolve("/v1/union/pages/1?size=20")).statusCode(), is(400));
       assertThat(get(base.resolve("/v1/union/pages/1?" + ratings + "&size=2&size=3")).statusCode(), is(400));
+
+      String cursor = JSON.readTree(get(base.resolve("/v1/union/pages/1?" + ratings + "&size=20")).body())
+          .get("next").asText();
+      assertThat(get(base.resolve("/v1/union/pages/next?" + ratings + "&cursor=" + cursor)).statusCode(), is(200));
+      char c = cursor.charAt(5);
+      String altered = cursor.substring(0, 5) + (c == 'A' ? 'B' : 'A') + cursor.substring(6);
+      for (String bad : List.of(ratings + "&cursor=" + altered, groups(UNIONS.get(1)) + "&cursor=" + cursor,
+          ratings + "&cursor=%25%25", ratings, ratings + "&cursor=" + cursor + "&size=20")) {
+        HttpResponse<String> refused = get(base.resolve("/v1/union/pages/next?" + bad));
+        assertThat(bad, refused.statusCode(), is(400));
+        assertThat(bad, JSON.readTree(refused.body()).get("error").asText(), not(equalTo("")));
+      }
 
       HttpResponse<String> web = get(base.resolve("/union?" + groups(UNIONS.get(1)) + "&page=2&size=4"));
       assertThat(web.statusCode(), is(200));

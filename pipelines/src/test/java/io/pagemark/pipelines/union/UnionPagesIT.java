@@ -6,23 +6,29 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.lessThan;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pagemark.key.KeyType;
 import io.pagemark.key.KeyValue;
+import io.pagemark.lookup.CursorRefusedException;
 import io.pagemark.lookup.Index;
 import io.pagemark.lookup.Indexes;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageOutOfRangeException;
 import io.pagemark.lookup.PageReader;
+import io.pagemark.lookup.UnionCursor;
 import io.pagemark.lookup.UnionPage;
 import io.pagemark.lookup.UnionPageStart;
 import io.pagemark.pipelines.BackfillIT.Result;
 import io.pagemark.pipelines.PageWalk;
 import io.pagemark.testing.DynamoDbLocal;
 import io.pagemark.testing.DynamoDbLocalExtension;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,13 +45,15 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * Pages of unions of groups against DynamoDB Local: on the backfill test table plus ratings-like groups (2 to 5
  * groups, skewed sizes, ties inside and across groups, an empty group, a group of one item, hostile group keys), every
  * page of every union in both orders equals the merge of the groups' own DynamoDB walks by the union's rule, and
- * takes one Query per group with items on it.
+ * takes one Query per group with items on it; a walk by signed cursors returns the same pages, and a cursor forged,
+ * altered, or moved to other groups is refused, in the library and the command line.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(DynamoDbLocalExtension.class)
 class UnionPagesIT {
   static final String TABLE = UnionTable.TABLE;
   static final ObjectMapper JSON = new ObjectMapper();
+  static final byte[] SECRET = "union cursors of UnionPagesIT".getBytes(StandardCharsets.UTF_8);
   UnionTable table;
   DynamoDbLocal local;
   DynamoDbClient client;
@@ -82,6 +90,8 @@ class UnionPagesIT {
       String gsi, String sortAttribute, String sortType, int pageSize) throws Exception {
     try (Index index = Indexes.open(build(gsi))) {
       PageReader<Map<String, AttributeValue>> reader = PageReader.of(client, TABLE, gsi, index);
+      PageReader<Map<String, AttributeValue>> byCursor = PageReader.of(client, TABLE, gsi, index);
+      UnionCursor cursors = UnionCursor.withSecret(SECRET);
       long pagesRead = 0;
       long requests = 0;
       for (List<String> union : UNIONS) {
@@ -89,11 +99,20 @@ class UnionPagesIT {
           List<Map<String, AttributeValue>> merged = RatingsGroups.merged(
               client, TABLE, gsi, sortAttribute, KeyType.valueOf(sortType), union, order == Order.ASC);
           long pages = (merged.size() + pageSize - 1) / pageSize;
+          String cursor = null;
           for (int n = 1; n <= pages; n++) {
             UnionPage<Map<String, AttributeValue>> page = reader.read(keys(union), n, pageSize, order);
             List<Map<String, AttributeValue>> want =
                 merged.subList((n - 1) * pageSize, Math.min(merged.size(), n * pageSize));
             String what = gsi + " union " + union + " page " + n + " " + order;
+            if (n > 1) {
+              // the walk by cursor: each page from the cursor the page before handed out, in the groups' other order
+              List<KeyValue> reversed = new ArrayList<>(keys(union));
+              java.util.Collections.reverse(reversed);
+              assertThat(what + " by cursor", byCursor.read(reversed, cursor, cursors).items(), equalTo(want));
+            }
+            cursor = cursors.next(page.start());
+            assertThat(what, cursor == null, is(n == pages));
             assertThat(what, PageWalk.keys(page.items()), equalTo(PageWalk.keys(want)));
             assertThat(what, page.items(), equalTo(want));
             assertThat(what, page.count(), is((long) merged.size()));
@@ -113,6 +132,29 @@ class UnionPagesIT {
       assertThat(pagesRead, greaterThan(100L));
       assertThat(reader.metrics().pages(), is(pagesRead));
       assertThat(reader.metrics().queryRequests(), is(requests));
+      assertThat(byCursor.metrics().pages(), is(pagesRead - UNIONS.size() * 2L));
+    }
+  }
+
+  @Test
+  void aForgedAlteredOrMovedCursorIsRefused() throws Exception {
+    try (Index index = Indexes.open(build("byString"))) {
+      PageReader<Map<String, AttributeValue>> reader = PageReader.of(client, TABLE, "byString", index);
+      UnionCursor cursors = UnionCursor.withSecret(SECRET);
+      List<KeyValue> union = keys(List.of(RatingsGroups.rating(5), RatingsGroups.rating(3)));
+      String next = cursors.next(reader.read(union, 1, 5, Order.DESC).start());
+      assertThat(reader.read(union, next, cursors).page(), is(2L));
+      char last = next.charAt(next.length() - 1);
+      String altered = next.substring(0, next.length() - 1) + (last == 'A' ? 'B' : 'A');
+      assertThat(assertThrows(CursorRefusedException.class, () -> reader.read(union, altered, cursors)).getMessage(),
+          containsString("signature"));
+      String forged = UnionCursor.withSecret("another secret, 16 bytes or more".getBytes(StandardCharsets.UTF_8))
+          .next(reader.read(union, 1, 5, Order.DESC).start());
+      assertThrows(CursorRefusedException.class, () -> reader.read(union, forged, cursors));
+      assertThat(assertThrows(CursorRefusedException.class,
+          () -> reader.read(keys(List.of(RatingsGroups.rating(5), "ties")), next, cursors)).getMessage(),
+          containsString("another set of groups"));
+      assertThrows(CursorRefusedException.class, () -> reader.read(union, "not a cursor!", cursors));
     }
   }
 
@@ -158,6 +200,66 @@ class UnionPagesIT {
     Result fresh = cli("page", "--table=" + TABLE, "--gsi=byString", index, "--dynamoEndpoint=" + local.endpoint(),
         groups[0], groups[1], "--page=1", "--pageSize=20", "--freshPages=1");
     assertThat(fresh.err(), fresh.code(), is(2));
+  }
+
+  @Test
+  void pageAndLookupHandOutCursorsAndReadThem() throws Exception {
+    Path secret = Files.createTempFile("cursor-secret", "");
+    Files.write(secret, "a secret of UnionPagesIT's CLI\n".getBytes(StandardCharsets.UTF_8));
+    String[] common = {"--table=" + TABLE, "--gsi=byString", "--index=" + build("byString"),
+        "--dynamoEndpoint=" + local.endpoint(), "--group=" + RatingsGroups.rating(5),
+        "--group=" + RatingsGroups.rating(3), "--cursorSecretFile=" + secret};
+    List<Map<String, AttributeValue>> merged = RatingsGroups.merged(client, TABLE, "byString", "SK", KeyType.S,
+        List.of(RatingsGroups.rating(3), RatingsGroups.rating(5)), true);
+    int size = 30;
+    Result page = cli(args(common, "page", "--page=1", "--pageSize=" + size));
+    for (int n = 1; ; n++) {
+      assertThat(page.err(), page.code(), is(0));
+      JsonNode json = JSON.readTree(page.out());
+      List<String> got = new ArrayList<>();
+      json.get("items").forEach(i -> got.add(i.get("PK").get("S").asText() + "|" + i.get("SK").get("S").asText()));
+      assertThat("page " + n, got,
+          equalTo(PageWalk.keys(merged.subList((n - 1) * size, Math.min(merged.size(), n * size)))));
+      assertThat(json.get("page").asLong(), is((long) n));
+      if (!json.has("next")) {
+        assertThat(n, is((merged.size() + size - 1) / size));
+        break;
+      }
+      assertThat(json.get("next").asText().length(), lessThan(40));
+      page = cli(args(common, "page", "--cursor=" + json.get("next").asText()));
+    }
+
+    Result lookup = cli("lookup", common[2], common[4], common[5], common[6], "--page=1", "--pageSize=7",
+        "--order=desc");
+    String next = JSON.readTree(lookup.out()).get("next").asText();
+    Result second = cli("lookup", common[2], common[4], common[5], common[6], "--cursor=" + next);
+    assertThat(second.err(), second.code(), is(0));
+    JsonNode p2 = JSON.readTree(second.out());
+    assertThat(p2.get("page").asLong(), is(2L));
+    assertThat(p2.get("order").asText(), is("desc"));
+    assertThat(p2.get("pageSize").asLong(), is(7L));
+
+    Result noSecret = cli("lookup", common[2], common[4], common[5], "--cursor=" + next);
+    assertThat(noSecret.code(), is(2));
+    assertThat(noSecret.err(), containsString("--cursor needs the secret that signed it"));
+    String altered = (next.charAt(3) == 'A' ? "B" : "A");
+    altered = next.substring(0, 3) + altered + next.substring(4);
+    Result tampered = cli(args(common, "page", "--cursor=" + altered));
+    assertThat(tampered.code(), is(2));
+    assertThat(tampered.err(), containsString("--cursor is refused"));
+    Result moved = cli("lookup", common[2], common[4], "--group=ties", common[6], "--cursor=" + next);
+    assertThat(moved.code(), is(2));
+    assertThat(moved.err(), containsString("another set of groups"));
+    Result both = cli("lookup", common[2], common[4], common[5], common[6], "--cursor=" + next, "--page=3");
+    assertThat(both.code(), is(2));
+    assertThat(both.err(), containsString("without --page"));
+  }
+
+  static String[] args(String[] common, String command, String... more) {
+    List<String> all = new ArrayList<>(List.of(command));
+    all.addAll(List.of(common));
+    all.addAll(List.of(more));
+    return all.toArray(String[]::new);
   }
 
   @Test

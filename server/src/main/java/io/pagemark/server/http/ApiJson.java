@@ -71,8 +71,11 @@ final class ApiJson {
     });
   }
 
-  /** A union's page: {@link #page}'s shape with {@code groups} for {@code group}, and each group's share. */
-  static byte[] unionPage(UnionPage<Map<String, AttributeValue>> p, Links links) {
+  /**
+   * A union's page: {@link #page}'s shape with {@code groups} for {@code group}, each group's share, and the next
+   * page's signed cursor ({@code next}, with its link {@code links.nextCursor}) unless the page is the last.
+   */
+  static byte[] unionPage(UnionPage<Map<String, AttributeValue>> p, Links links, String cursor, String cursorLink) {
     UnionPageStart s = p.start();
     return write(g -> {
       g.writeStartObject();
@@ -98,10 +101,12 @@ final class ApiJson {
         item(g, item);
       }
       g.writeEndArray();
+      link(g, "next", cursor);
       g.writeObjectFieldStart("links");
       link(g, "first", links.first());
       link(g, "prev", links.prev());
       link(g, "next", links.next());
+      link(g, "nextCursor", cursorLink);
       link(g, "last", links.last());
       g.writeEndObject();
       g.writeEndObject();

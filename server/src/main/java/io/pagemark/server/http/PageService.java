@@ -1,6 +1,7 @@
 package io.pagemark.server.http;
 
 import io.pagemark.key.KeyValue;
+import io.pagemark.lookup.CursorRefusedException;
 import io.pagemark.lookup.GroupNotFoundException;
 import io.pagemark.lookup.GroupPages;
 import io.pagemark.lookup.GroupRepublishedException;
@@ -52,23 +53,44 @@ final class PageService {
 
   /** Reads a page of a union of groups: one Query per group with items on it, merged. */
   UnionPage<Map<String, AttributeValue>> unionPage(UnionRequest r) throws HttpFailure {
-    if (r.groups().isEmpty()) {
+    return readUnion(r.groups(), r.build(), (reader, keys) -> reader.read(keys, r.page(), r.size(), r.order()));
+  }
+
+  /**
+   * Reads the page of a union of groups that a cursor names (one this server, or one with its secret, handed out);
+   * a cursor it refuses is a 400.
+   */
+  UnionPage<Map<String, AttributeValue>> unionPage(List<String> groups, String cursor, String build)
+      throws HttpFailure {
+    return readUnion(groups, build, (reader, keys) -> reader.read(keys, cursor, config.cursors()));
+  }
+
+  private interface UnionReadFn {
+    UnionPage<Map<String, AttributeValue>> read(PageReader<Map<String, AttributeValue>> reader, List<KeyValue> keys)
+        throws LookupException, IOException;
+  }
+
+  private UnionPage<Map<String, AttributeValue>> readUnion(List<String> groups, String build, UnionReadFn read)
+      throws HttpFailure {
+    if (groups.isEmpty()) {
       throw HttpFailure.badRequest("a union needs at least one group parameter (group=A&group=B)");
     }
-    try (Builds.Lease lease = lease(r.build())) {
+    try (Builds.Lease lease = lease(build)) {
       Index index = lease.index();
       List<KeyValue> keys = new ArrayList<>();
-      for (String g : r.groups()) {
+      for (String g : groups) {
         keys.add(UrlText.group(index.groupType(), g));
       }
       PageReader<Map<String, AttributeValue>> reader =
           (config.gsi() == null ? PageReader.of(client, config.table(), index)
               : PageReader.of(client, config.table(), config.gsi(), index)).withMetrics(metrics);
-      return reader.read(keys, r.page(), r.size(), r.order());
+      return read.read(reader, keys);
     } catch (IllegalArgumentException e) {
       throw HttpFailure.badRequest(e.getMessage()); // a group given twice, or too many
     } catch (GroupRepublishedException e) {
       throw HttpFailure.unavailable("a group was republished under each read of the union; try again", e);
+    } catch (CursorRefusedException e) {
+      throw HttpFailure.badRequest("cursor is refused: " + e.getMessage());
     } catch (LookupException e) {
       throw HttpFailure.notFound(e.getMessage());
     } catch (IOException e) {

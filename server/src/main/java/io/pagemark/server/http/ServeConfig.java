@@ -2,6 +2,7 @@ package io.pagemark.server.http;
 
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.lookup.PageReader;
+import io.pagemark.lookup.UnionCursor;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -21,6 +22,8 @@ import java.util.Objects;
  * @param maxPageSize the largest page size a request may ask for
  * @param refresh how often the index's current build is looked up again
  * @param threads request threads (and DynamoDB connections)
+ * @param cursors what signs and checks the "next" cursors of union pages ({@link #of} makes a random secret: cursors
+ *     then work with this process only and die when it stops)
  */
 public record ServeConfig(
     String index,
@@ -33,7 +36,8 @@ public record ServeConfig(
     int pageSize,
     int maxPageSize,
     Duration refresh,
-    int threads) {
+    int threads,
+    UnionCursor cursors) {
   public static final int DEFAULT_PORT = 8080;
   public static final String DEFAULT_BIND = "127.0.0.1";
   public static final int DEFAULT_PAGE_SIZE = 20;
@@ -47,6 +51,7 @@ public record ServeConfig(
     Objects.requireNonNull(dynamo, "dynamo");
     Objects.requireNonNull(bind, "bind");
     Objects.requireNonNull(refresh, "refresh");
+    Objects.requireNonNull(cursors, "cursors");
     if (index.isBlank() || table.isBlank()) {
       throw new IllegalArgumentException("--index and --table must not be empty");
     }
@@ -78,26 +83,32 @@ public record ServeConfig(
   /** A configuration with the defaults: loopback port 8080, pages of 20 up to 1,000, no fresh pages. */
   public static ServeConfig of(String index, String table, String gsi, DynamoConnection dynamo) {
     return new ServeConfig(index, table, gsi, dynamo, DEFAULT_BIND, DEFAULT_PORT, 0, DEFAULT_PAGE_SIZE,
-        DEFAULT_MAX_PAGE_SIZE, DEFAULT_REFRESH, DEFAULT_THREADS);
+        DEFAULT_MAX_PAGE_SIZE, DEFAULT_REFRESH, DEFAULT_THREADS, UnionCursor.withRandomSecret());
+  }
+
+  /** The same configuration with union cursors signed by {@code cursors} (the secret every server shares). */
+  public ServeConfig withCursors(UnionCursor cursors) {
+    return new ServeConfig(index, table, gsi, dynamo, bind, port, freshPages, pageSize, maxPageSize, refresh,
+        threads, cursors);
   }
 
   public ServeConfig withPort(int port) {
     return new ServeConfig(index, table, gsi, dynamo, bind, port, freshPages, pageSize, maxPageSize, refresh,
-        threads);
+        threads, cursors);
   }
 
   public ServeConfig withRefresh(Duration refresh) {
     return new ServeConfig(index, table, gsi, dynamo, bind, port, freshPages, pageSize, maxPageSize, refresh,
-        threads);
+        threads, cursors);
   }
 
   public ServeConfig withFreshPages(int freshPages) {
     return new ServeConfig(index, table, gsi, dynamo, bind, port, freshPages, pageSize, maxPageSize, refresh,
-        threads);
+        threads, cursors);
   }
 
   public ServeConfig withPageSizes(int pageSize, int maxPageSize) {
     return new ServeConfig(index, table, gsi, dynamo, bind, port, freshPages, pageSize, maxPageSize, refresh,
-        threads);
+        threads, cursors);
   }
 }

@@ -123,7 +123,7 @@ final class ServeHandler implements HttpHandler {
       return "group";
     }
     if (p.length == 5 && p[1].equals("v1") && p[2].equals("union") && p[3].equals("pages")) {
-      return "union_page";
+      return p[4].equals("next") ? "union_next" : "union_page";
     }
     if (p.length == 6 && p[1].equals("v1") && p[2].equals("groups") && p[4].equals("pages")) {
       return "page";
@@ -134,7 +134,7 @@ final class ServeHandler implements HttpHandler {
   private Response answer(String route, String[] path, HttpExchange x) {
     try {
       List<String> groups = new ArrayList<>();
-      boolean union = route.equals("union_page") || route.equals("web_union");
+      boolean union = route.equals("union_page") || route.equals("union_next") || route.equals("web_union");
       Map<String, String> query = UrlText.query(x.getRequestURI().getRawQuery(), union ? "group" : null, groups);
       String ifNoneMatch = x.getRequestHeaders().getFirst("If-None-Match");
       switch (route) {
@@ -149,6 +149,8 @@ final class ServeHandler implements HttpHandler {
           return page(UrlText.decodeSegment(path[3]), path[5], query, ifNoneMatch);
         case "union_page":
           return unionPage(groups, path[4], query);
+        case "union_next":
+          return unionNext(groups, query);
         case "web_union":
           return webUnion(groups, query);
         case "openapi":
@@ -201,13 +203,43 @@ final class ServeHandler implements HttpHandler {
     PageService.UnionRequest r = new PageService.UnionRequest(groups, pageNumber(pageText), size(query), order(query),
         build(query));
     UnionPage<Map<String, AttributeValue>> p = service.unionPage(r);
+    return unionAnswer(p, r.build());
+  }
+
+  /**
+   * {@code /v1/union/pages/next?group=A&group=B&cursor=C}: the page a union's cursor names. The cursor holds the page,
+   * its size and its order, so {@code size} and {@code order} are refused beside it; a cursor the server refuses
+   * (forged, altered, of other groups or another build) is a 400.
+   */
+  private Response unionNext(List<String> groups, Map<String, String> query) throws HttpFailure {
+    String cursor = query.get("cursor");
+    if (cursor == null || cursor.isEmpty()) {
+      throw HttpFailure.badRequest("cursor is missing: pass the \"next\" cursor of a union's page with the same"
+          + " group parameters (or ask for a numbered page: /v1/union/pages/{n})");
+    }
+    for (String named : List.of("size", "order", "page")) {
+      if (query.containsKey(named)) {
+        throw HttpFailure.badRequest("a cursor names the page, its size and its order; leave " + named
+            + " out beside it");
+      }
+    }
+    String build = build(query);
+    return unionAnswer(service.unionPage(groups, cursor, build), build);
+  }
+
+  /** A union page's JSON, its numbered links and the cursor of the next page (relative to /v1/union/pages/). */
+  private Response unionAnswer(UnionPage<Map<String, AttributeValue>> p, String pinned) {
     var s = p.start();
-    String params = UnionHtml.query(s.groups(), 0, s.pageSize(), s.order()).replace("&page=0", "")
-        + "&build=" + UrlText.queryValue(s.buildId());
+    String groups = UnionHtml.query(s.groups(), 0, s.pageSize(), s.order()).replace("&page=0", "");
+    String build = "&build=" + UrlText.queryValue(s.buildId());
+    String params = groups + build;
+    String cursor = service.config().cursors().next(s);
+    String byCursor = cursor == null ? null
+        : "next" + groups.substring(0, groups.indexOf("size=")) + "cursor=" + UrlText.queryValue(cursor) + build;
     ApiJson.Links links = new ApiJson.Links("1" + params, s.page() > 1 ? (s.page() - 1) + params : null,
         s.page() < s.pages() ? (s.page() + 1) + params : null, s.pages() + params);
-    return Response.of(200, JSON, ApiJson.unionPage(p, links), null,
-        r.build() == null ? currentMaxAge : EntityTags.PINNED_CACHE);
+    return Response.of(200, JSON, ApiJson.unionPage(p, links, cursor, byCursor), null,
+        pinned == null ? currentMaxAge : EntityTags.PINNED_CACHE);
   }
 
   private Response webUnion(List<String> groups, Map<String, String> query) throws HttpFailure {

@@ -75,8 +75,11 @@ final class Commands {
           "PM.PAGE key page size [ASC|DESC]: [count, pages, exclusive start key or nil, skip].",
           SortedSetCommands::page),
       new Command("pm.upage", -5, List.of("readonly"), 4, -1, 1, "pagemark",
-          "PM.UPAGE page size ASC|DESC key [key ...]: [count, pages, [[group, start key or nil, skip, take], ...]].",
+          "PM.UPAGE page size ASC|DESC key [key ...]: [count, pages, [[group, start key or nil, skip, take], ...],"
+              + " next page's cursor or nil].",
           UnionCommands::upage),
+      new Command("pm.unext", -3, List.of("readonly"), 2, -1, 1, "pagemark",
+          "PM.UNEXT cursor key [key ...]: PM.UPAGE's reply for the page a cursor names.", UnionCommands::unext),
       new Command("zadd", -4, List.of("write", "denyoom", "fast"), 1, 1, 1, "sorted-set",
           "Stages items in the write-ahead log (the score is ignored; PM.COMMIT applies them).",
           WriteCommands::zadd),

@@ -2,6 +2,7 @@ package io.pagemark.server.resp;
 
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.format.IndexLayout;
+import io.pagemark.lookup.UnionCursor;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -43,15 +44,18 @@ public final class RespServer implements AutoCloseable {
    * @param threads event loops
    * @param ties where commits learn DynamoDB's order of equal sort keys, or null
    * @param maxOpenGroups group files each event loop keeps open
+   * @param cursors what signs and checks the cursors of {@code PM.UPAGE} and {@code PM.UNEXT} ({@link #of} makes a
+   *     random secret: cursors then work with this process only and die when it stops)
    */
   public record Options(String index, String bind, int port, Path wal, int maxClients, int threads,
-      DynamoConnection ties, int maxOpenGroups) {
+      DynamoConnection ties, int maxOpenGroups, UnionCursor cursors) {
     /** How often the index's {@code CURRENT} pointer is checked for a new build. */
     public static final long POLL_MILLIS = 50;
 
     public Options {
       Objects.requireNonNull(index, "index");
       Objects.requireNonNull(bind, "bind");
+      Objects.requireNonNull(cursors, "cursors");
       if (port < 0 || port > 65535) {
         throw new IllegalArgumentException("port must be between 0 and 65535, not " + port);
       }
@@ -69,31 +73,36 @@ public final class RespServer implements AutoCloseable {
     /** Port 6380 on 127.0.0.1, read-only, 10,000 clients, one event loop per core (at most 4). */
     public static Options of(String index) {
       return new Options(index, "127.0.0.1", 6380, null, 10_000,
-          Math.min(4, Runtime.getRuntime().availableProcessors()), null, 1024);
+          Math.min(4, Runtime.getRuntime().availableProcessors()), null, 1024, UnionCursor.withRandomSecret());
+    }
+
+    /** The same options with cursors signed by {@code c} (the secret every server that reads them shares). */
+    public Options withCursors(UnionCursor c) {
+      return new Options(index, bind, port, wal, maxClients, threads, ties, maxOpenGroups, c);
     }
 
     public Options withBind(String b) {
-      return new Options(index, b, port, wal, maxClients, threads, ties, maxOpenGroups);
+      return new Options(index, b, port, wal, maxClients, threads, ties, maxOpenGroups, cursors);
     }
 
     public Options withPort(int p) {
-      return new Options(index, bind, p, wal, maxClients, threads, ties, maxOpenGroups);
+      return new Options(index, bind, p, wal, maxClients, threads, ties, maxOpenGroups, cursors);
     }
 
     public Options withWal(Path w) {
-      return new Options(index, bind, port, w, maxClients, threads, ties, maxOpenGroups);
+      return new Options(index, bind, port, w, maxClients, threads, ties, maxOpenGroups, cursors);
     }
 
     public Options withMaxClients(int n) {
-      return new Options(index, bind, port, wal, n, threads, ties, maxOpenGroups);
+      return new Options(index, bind, port, wal, n, threads, ties, maxOpenGroups, cursors);
     }
 
     public Options withThreads(int n) {
-      return new Options(index, bind, port, wal, maxClients, n, ties, maxOpenGroups);
+      return new Options(index, bind, port, wal, maxClients, n, ties, maxOpenGroups, cursors);
     }
 
     public Options withTieResolution(DynamoConnection c) {
-      return new Options(index, bind, port, wal, maxClients, threads, c, maxOpenGroups);
+      return new Options(index, bind, port, wal, maxClients, threads, c, maxOpenGroups, cursors);
     }
   }
 
