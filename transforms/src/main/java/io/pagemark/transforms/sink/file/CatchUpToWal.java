@@ -104,7 +104,6 @@ public abstract class CatchUpToWal extends PTransform<PCollectionTuple, PCollect
     KeySchema schema = getSchema();
     String root = getOutput();
     PCollection<Long> appended = read.get(ReadTimeBuckets.CHANGES)
-        .setCoder(IndexChangeCoder.of())
         .apply("Key by " + schema.groupAttribute(),
             WithKeys.<String, IndexChange>of(c -> OrderGroups.groupId(c.group()))
                 .withKeyType(TypeDescriptors.strings()))
@@ -113,7 +112,6 @@ public abstract class CatchUpToWal extends PTransform<PCollectionTuple, PCollect
         .apply("Append to WAL", ParDo.of(new AppendSegmentFn(schema, root)))
         .setCoder(VarLongCoder.of());
     PCollection<Long> deadLetters = read.get(ReadTimeBuckets.DEAD_LETTERS)
-        .setCoder(StringUtf8Coder.of())
         .apply("Shard dead letters",
             WithKeys.<Integer, String>of(l -> Math.floorMod(l.hashCode(), StreamWindows.DEAD_LETTER_SHARDS))
                 .withKeyType(TypeDescriptors.integers()))
