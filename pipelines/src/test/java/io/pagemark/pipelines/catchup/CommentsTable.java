@@ -27,7 +27,9 @@ import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.Projection;
 import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
  * An append-mostly comments table shaped like the third seed's: items keyed by {@code PK}, a quarter-hour time bucket
@@ -106,6 +108,7 @@ final class CommentsTable {
         item.put("body", AttributeValue.fromS("comment " + pk));
         put(item);
       }
+      flush();
     }
 
     /** Re-puts {@code count} earlier comments unchanged (a writer's retry, say). */
@@ -114,11 +117,32 @@ final class CommentsTable {
       for (int i = 0; i < count; i++) {
         put(written.get(keys.get(r.nextInt(keys.size()))));
       }
+      flush();
     }
 
+    private final List<WriteRequest> batch = new ArrayList<>();
+
     private void put(Map<String, AttributeValue> item) {
-      c.putItem(b -> b.tableName(table).item(item));
+      if (batch.stream().anyMatch(w -> w.putRequest().item().get("PK").equals(item.get("PK")))) {
+        flush(); // one batch holds one write per item
+      }
+      batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build());
       written.put(item.get("PK").s(), item);
+      if (batch.size() == 25) {
+        flush();
+      }
+    }
+
+    /** Sends the writes not sent yet; every public method ends with it. */
+    private void flush() {
+      Map<String, List<WriteRequest>> pending = Map.of(table, List.copyOf(batch));
+      batch.clear();
+      while (!pending.get(table).isEmpty()) {
+        Map<String, List<WriteRequest>> send = pending;
+        var r = c.batchWriteItem(b -> b.requestItems(send));
+        pending = Map.of(table, r.hasUnprocessedItems() && r.unprocessedItems().containsKey(table)
+            ? r.unprocessedItems().get(table) : List.of());
+      }
     }
 
     List<String> groups() {
