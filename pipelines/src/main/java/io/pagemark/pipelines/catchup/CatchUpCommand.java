@@ -90,7 +90,7 @@ public final class CatchUpCommand implements Callable<Integer>, BeamOptions.Pipe
     }
     long overlap = Cli.inRange(spec, "--overlapMinutes", o.getOverlapMinutes(), 0, 7 * 24 * 60);
     CatchUpWatermark watermark = new CatchUpWatermark(walRoot);
-    Instant now = Instant.now();
+    Instant now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS); // as the watermark file keeps it
     Instant from;
     try {
       Instant stored = watermark.read().orElse(null);

@@ -76,7 +76,7 @@ class CatchUpIT {
         writer.comments(120, 0, 14);
         writer.comments(25, 16, 28); // late: an older bucket than the watermark's, inside the overlap
         writer.duplicates(30);
-        Instant before = Instant.now();
+        Instant before = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
         BackfillIT.Result r = round == 1
             ? catchUp(local, index, "--since=" + backfillStart, "--commit")
             : catchUp(local, index, "--commit");
