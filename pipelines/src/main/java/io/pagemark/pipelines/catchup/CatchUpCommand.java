@@ -10,6 +10,7 @@ import io.pagemark.pipelines.cli.Cli;
 import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.pipelines.flink.FlinkTarget;
 import io.pagemark.pipelines.stream.CommitCommand;
+import io.pagemark.pipelines.stream.StreamRun;
 import io.pagemark.transforms.sink.file.CatchUpToWal;
 import io.pagemark.transforms.source.ReadTimeBuckets;
 import io.pagemark.transforms.source.TimeBuckets;
@@ -114,6 +115,18 @@ public final class CatchUpCommand implements Callable<Integer>, BeamOptions.Pipe
     try (DynamoDbClient c = connection.client()) {
       schema = KeySchema.describe(c, o.getTable(), o.getGsi());
       bucketIndex = BucketIndex.describe(c, schema, o.getBucketIndex(), o.getBucketAttribute());
+      if (!remote(o.getIndex())) {
+        StreamRun.checkIndex(walRoot, schema); // segments of another GSI's keys could never be committed
+      }
+      String bucket = buckets.name(now);
+      if (bucketIndex.type() == io.pagemark.key.KeyType.N && !bucket.matches("-?[0-9]+")) {
+        throw new IllegalArgumentException("the bucket attribute " + bucketIndex.attribute() + " is a number, but"
+            + " --bucketFormat " + o.getBucketFormat() + " names buckets like \"" + bucket + "\"; give a pattern of"
+            + " digits only, such as yyyyMMddHHmm");
+      }
+    } catch (IOException e) {
+      err.println("pagemark catch-up: " + e.getMessage());
+      return ExitCode.FAILURE;
     } catch (IllegalArgumentException e) {
       err.println("pagemark catch-up: " + e.getMessage());
       return ExitCode.FAILURE;
@@ -167,7 +180,7 @@ public final class CatchUpCommand implements Callable<Integer>, BeamOptions.Pipe
   /** The directory whose wal/ folder the catch-up writes: the file index's, or --wal for S3 and PostgreSQL. */
   private Path walRoot(CatchUpOptions o) {
     String index = o.getIndex();
-    boolean remote = S3Location.accepts(index) || index.startsWith(JdbcAddress.SCHEME);
+    boolean remote = remote(index);
     if (index.startsWith("redis://") || index.startsWith("rediss://") || index.startsWith("redis-cluster://")) {
       throw Cli.usageError(spec, "a Redis index has no write-ahead log to catch up into; catch up a file, s3:// or"
           + " PostgreSQL index, or keep Redis current with pagemark stream");
@@ -184,6 +197,11 @@ public final class CatchUpCommand implements Callable<Integer>, BeamOptions.Pipe
           + index);
     }
     return Path.of(remote ? o.getWal() : index);
+  }
+
+  /** Whether the index lives in S3 or PostgreSQL, its WAL elsewhere (--wal). */
+  private static boolean remote(String index) {
+    return S3Location.accepts(index) || index.startsWith(JdbcAddress.SCHEME);
   }
 
   /** {@code pagemark commit} for the same index, learning DynamoDB's order of the runs of equal sort keys. */

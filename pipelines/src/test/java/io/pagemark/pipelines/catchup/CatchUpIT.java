@@ -30,7 +30,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
  * {@code pagemark catch-up} against DynamoDB Local: a comments table with a time-bucket GSI and a grouping GSI is
@@ -133,6 +139,34 @@ class CatchUpIT {
     assertThat(r.err(), r.code(), is(1));
     assertThat(r.err(), containsString("byBucket does not project PK2, SK2"));
     assertThat(r.err(), containsString("INCLUDE"));
+  }
+
+  @Test
+  void aNumericBucketKeyNeedsAPatternOfDigits(@TempDir Path dir, DynamoDbLocal local) {
+    try (DynamoDbClient c = local.client()) {
+      c.createTable(b -> b.tableName("numbered").billingMode(BillingMode.PAY_PER_REQUEST)
+          .attributeDefinitions(def("PK", ScalarAttributeType.S), def("PK2", ScalarAttributeType.S),
+              def("SK2", ScalarAttributeType.S), def("bucket", ScalarAttributeType.N))
+          .keySchema(KeySchemaElement.builder().attributeName("PK").keyType(KeyType.HASH).build())
+          .globalSecondaryIndexes(
+              gsi(CommentsTable.GROUP_INDEX, "PK2", "SK2"), gsi(CommentsTable.BUCKET_INDEX, "bucket", "PK2")));
+    }
+    BackfillIT.Result r = BackfillIT.cli("catch-up", "--table=numbered", "--gsi=" + CommentsTable.GROUP_INDEX,
+        "--index=" + dir.resolve("index"), "--bucketIndex=" + CommentsTable.BUCKET_INDEX,
+        "--bucketFormat=yyyy-MM-dd'T'HH:mm", "--since=2026-01-01T00:00:00Z", "--dynamoEndpoint=" + local.endpoint());
+    assertThat(r.err(), r.code(), is(1));
+    assertThat(r.err(), containsString("the bucket attribute bucket is a number, but --bucketFormat"));
+  }
+
+  private static AttributeDefinition def(String name, ScalarAttributeType type) {
+    return AttributeDefinition.builder().attributeName(name).attributeType(type).build();
+  }
+
+  private static GlobalSecondaryIndex gsi(String name, String hash, String range) {
+    return GlobalSecondaryIndex.builder().indexName(name)
+        .keySchema(KeySchemaElement.builder().attributeName(hash).keyType(KeyType.HASH).build(),
+            KeySchemaElement.builder().attributeName(range).keyType(KeyType.RANGE).build())
+        .projection(p -> p.projectionType(ProjectionType.ALL)).build();
   }
 
   private final long started = System.nanoTime();
