@@ -124,10 +124,7 @@ public final class CatchUpCommand implements Callable<Integer>, BeamOptions.Pipe
             + " --bucketFormat " + o.getBucketFormat() + " names buckets like \"" + bucket + "\"; give a pattern of"
             + " digits only, such as yyyyMMddHHmm");
       }
-    } catch (IOException e) {
-      err.println("pagemark catch-up: " + e.getMessage());
-      return ExitCode.FAILURE;
-    } catch (IllegalArgumentException e) {
+    } catch (IOException | IllegalArgumentException e) {
       err.println("pagemark catch-up: " + e.getMessage());
       return ExitCode.FAILURE;
     } catch (software.amazon.awssdk.core.exception.SdkException e) {
