@@ -1,6 +1,7 @@
 package io.pagemark.pipelines;
 
 import io.pagemark.pipelines.backfill.BackfillCommand;
+import io.pagemark.pipelines.catchup.CatchUpCommand;
 import io.pagemark.pipelines.cli.Cli;
 import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.pipelines.cli.GcCommand;
@@ -50,7 +51,8 @@ import picocli.CommandLine.Spec;
     footer = "Exit codes: 0 success, 1 failure, 2 usage error, 3 not found or out of range. 'pagemark COMMAND --help'"
         + " lists a command's options.",
     subcommands = {
-      Demo.class, BackfillCommand.class, StreamCommand.class, CommitCommand.class, LookupCommand.class,
+      Demo.class, BackfillCommand.class, StreamCommand.class, CommitCommand.class, CatchUpCommand.class,
+      LookupCommand.class,
       PageCommand.class, VerifyCommand.class, GcCommand.class, RelayCommand.class, FlinkClusterCommand.class,
       ServeCommand.class,
       RespCommand.class,

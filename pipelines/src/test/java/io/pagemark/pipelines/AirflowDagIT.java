@@ -80,6 +80,38 @@ class AirflowDagIT {
     return new Run(p.exitValue(), stdout, stdout + Files.readString(err, StandardCharsets.UTF_8));
   }
 
+  /**
+   * The second schedule: {@code pagemark_catch_up} loads beside {@code pagemark_rebuild}, runs every 15 minutes, one
+   * run at a time, and its command line passes --since and --dynamoEndpoint only when given (cheap: parsing only).
+   */
+  @Test
+  void theCatchUpDagRunsEveryFifteenMinutesBesideTheRebuild(@TempDir Path dir) throws Exception {
+    String script = String.join("\n",
+        "import os",
+        "from jinja2 import Environment",
+        "from airflow.dag_processing.dagbag import DagBag",
+        "bag = DagBag(dag_folder=os.environ['AIRFLOW__CORE__DAGS_FOLDER'])",
+        "assert not bag.import_errors, bag.import_errors",
+        "assert 'pagemark_rebuild' in bag.dags",
+        "dag = bag.dags['pagemark_catch_up']",
+        "print('timetable', repr(dag.timetable), 'max_active_runs', dag.max_active_runs)",
+        "task = dag.get_task('catch_up')",
+        "for since, endpoint in [('', ''), ('2026-11-23T00:00:00Z', 'http://127.0.0.1:8000')]:",
+        "    params = {k: dag.params[k] for k in dag.params.keys()}",
+        "    params.update(since=since, dynamo_endpoint=endpoint)",
+        "    print('command', Environment().from_string(task.bash_command).render(params=params))");
+    Run r = run(List.of(venv.resolve("bin/python").toString(), "-c", script), airflowEnv(dir), Duration.ofMinutes(5));
+    assertThat(r.output, r.code, is(0));
+    assertThat(r.stdout, containsString("expression='*/15 * * * *'"));
+    assertThat(r.stdout, containsString("max_active_runs 1"));
+    String[] commands = r.stdout.lines().filter(l -> l.startsWith("command ")).toArray(String[]::new);
+    assertThat(r.stdout, commands.length, is(2));
+    assertThat(commands[0], containsString("io.pagemark.pipelines.Main catch-up --commit --table=comments"));
+    assertThat(commands[0], not(containsString("--since")));
+    assertThat(commands[0], not(containsString("--dynamoEndpoint")));
+    assertThat(commands[1], containsString(" --since=2026-11-23T00:00:00Z --dynamoEndpoint=http://127.0.0.1:8000"));
+  }
+
   private Map<String, String> airflowEnv(Path home) {
     return Map.of(
         "AIRFLOW_HOME", home.toString(),

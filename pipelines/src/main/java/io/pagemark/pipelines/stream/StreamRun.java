@@ -241,9 +241,10 @@ public final class StreamRun implements AutoCloseable {
 
   /**
    * Refuses an index whose builds store other attributes than the table's GSI: the commit could not apply the
-   * changes the stream would write.
+   * changes the stream would write. Throws {@link IllegalArgumentException} saying so; an index without a build
+   * passes.
    */
-  static void checkIndex(Path root, KeySchema schema) throws IOException {
+  public static void checkIndex(Path root, KeySchema schema) throws IOException {
     if (!Files.exists(root.resolve(IndexLayout.CURRENT))) {
       return;
     }

@@ -54,8 +54,8 @@ class CommandLineTest {
   void helpListsEveryCommandAndEveryCommandHasHelp() {
     Run help = pagemark("--help");
     assertThat(help.code, is(ExitCode.OK));
-    List<String> commands = List.of("demo", "backfill", "stream", "commit", "lookup", "page", "verify", "gc", "relay",
-        "flink-cluster");
+    List<String> commands = List.of("demo", "backfill", "stream", "commit", "catch-up", "lookup", "page", "verify", "gc",
+        "relay", "flink-cluster");
     for (String c : commands) {
       assertThat(help.out, containsString("\n  " + c + " "));
       Run sub = pagemark(c, "--help");
@@ -76,11 +76,11 @@ class CommandLineTest {
 
   @Test
   void usageErrorsSayWhatWasWrong() {
-    assertUsageError(pagemark(), "pagemark: say which command to run: demo, backfill, stream, commit, lookup, page,"
-        + " verify, gc, relay, flink-cluster, serve, resp, help");
+    assertUsageError(pagemark(), "pagemark: say which command to run: demo, backfill, stream, commit, catch-up,"
+        + " lookup, page, verify, gc, relay, flink-cluster, serve, resp, help");
     Run unknown = pagemark("lookupp");
-    assertUsageError(unknown, "pagemark: unknown command \"lookupp\" (demo, backfill, stream, commit, lookup, page,"
-        + " verify, gc, relay, flink-cluster, serve, resp or help)");
+    assertUsageError(unknown, "pagemark: unknown command \"lookupp\" (demo, backfill, stream, commit, catch-up,"
+        + " lookup, page, verify, gc, relay, flink-cluster, serve, resp or help)");
     assertThat(unknown.err, containsString("pagemark lookup"));
     assertUsageError(pagemark("gc", "--index=/nowhere", "--keep=1", "--keep=2"),
         "pagemark gc: option --keep given twice");
