@@ -73,7 +73,7 @@ public final class GroupMarkers {
         GroupWalk.Walk walk = GroupWalk.read(client, schema, group);
         rereads++;
         entries = walk.ascending().size();
-        wanted = fromWalk(walk);
+        wanted = fromWalk(config, walk);
       }
       Apply a = apply(group, wanted);
       stamped += a.stamped;
@@ -119,7 +119,9 @@ public final class GroupMarkers {
     return wanted;
   }
 
-  private List<MarkedItem> fromWalk(GroupWalk.Walk walk) {
+  /** The markers a walk of a group calls for. */
+  static List<MarkedItem> fromWalk(MarkerConfig config, GroupWalk.Walk walk) {
+    KeySchema schema = config.schema();
     int size = config.pageSize();
     long n = walk.ascending().size();
     List<MarkedItem> wanted = new ArrayList<>();

@@ -105,7 +105,7 @@ class MarkersIT {
   }
 
   @ParameterizedTest(name = "{0}: pages of {2}")
-  @CsvSource({"byString,SK,7,pm_s", "byNumber,NUM,5,pm_n"})
+  @CsvSource({"byString,SK,23,pm_s", "byNumber,NUM,11,pm_n"})
   void everyPageOfEveryGroupInBothOrdersIsTheCursorWalksPageAndASecondBuildWritesNothing(
       String gsi, String sortAttribute, int pageSize, String markerAttribute) throws Exception {
     Result r = build(TABLE, gsi, pageSize, markerAttribute);
