@@ -64,7 +64,7 @@ public final class GroupMarkers {
    */
   public Outcome write(KeyValue group, List<IndexRecord> ascending) {
     List<MarkedItem> wanted = fromRecords(group, ascending);
-    long entries = ascending.size();
+    long entries = ascending == null ? 0 : ascending.size();
     long stamped = 0;
     long removed = 0;
     int rereads = 0;

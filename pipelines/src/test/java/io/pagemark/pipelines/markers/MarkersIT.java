@@ -106,7 +106,7 @@ class MarkersIT {
 
   @ParameterizedTest(name = "{0}: pages of {2}")
   @CsvSource({"byString,SK,23,pm_s", "byNumber,NUM,11,pm_n"})
-  void everyPageOfEveryGroupInBothOrdersIsTheCursorWalksPageAndASecondBuildWritesNothing(
+  void everyPageOfEveryGroupInBothOrdersIsTheCursorWalksPage(
       String gsi, String sortAttribute, int pageSize, String markerAttribute) throws Exception {
     Result r = build(TABLE, gsi, pageSize, markerAttribute);
     assertThat(r.err(), r.code(), is(0));
@@ -133,8 +133,14 @@ class MarkersIT {
       assertThat(e.getMessage(), containsString("pages of " + pageSize + " only"));
     }
 
+  }
+
+  @Test
+  void aSecondBuildWritesNothing() {
+    Result first = build(TABLE, "byNumber", 11, "pm_n");
+    assertThat(first.err(), first.code(), is(0));
     Map<String, Map<String, AttributeValue>> before = snapshot(TABLE);
-    Result again = build(TABLE, gsi, pageSize, markerAttribute);
+    Result again = build(TABLE, "byNumber", 11, "pm_n");
     assertThat(again.err(), again.code(), is(0));
     assertThat(again.out(), containsString(" 0 markers written, 0 taken off"));
     assertThat("a second build changes no item", snapshot(TABLE), equalTo(before));
@@ -142,17 +148,17 @@ class MarkersIT {
 
   @Test
   void theCliReadsPagesThroughTheMarkersAndRefusesAnotherPageSize() {
-    Result r = build(TABLE, "byString", 7, "pm_s");
+    Result r = build(TABLE, "byString", 23, "pm_s");
     assertThat(r.err(), r.code(), is(0));
     Result page = pagemark("page", "--table=" + TABLE, "--gsi=byString", "--index=" + spec(TABLE, "byString"),
-        "--group=utf", "--page=3", "--pageSize=7", "--order=desc", "--dynamoEndpoint=" + local.endpoint());
+        "--group=utf", "--page=3", "--pageSize=23", "--order=desc", "--dynamoEndpoint=" + local.endpoint());
     assertThat(page.err(), page.code(), is(0));
-    List<List<Map<String, AttributeValue>>> walk = PageWalk.pages(client, TABLE, "byString", "utf", 7, false);
+    List<List<Map<String, AttributeValue>>> walk = PageWalk.pages(client, TABLE, "byString", "utf", 23, false);
     assertThat(page.out(), containsString(walk.get(2).get(0).get("PK").s()));
     Result other = pagemark("lookup", "--index=" + spec(TABLE, "byString"), "--group=utf", "--page=1",
         "--pageSize=8");
     assertThat(other.err(), other.code(), greaterThan(0));
-    assertThat(other.err(), containsString("pages of 7 only"));
+    assertThat(other.err(), containsString("pages of 23 only"));
   }
 
   @Test
