@@ -1,13 +1,13 @@
 package io.pagemark.bench;
 
+import io.pagemark.change.IndexChange;
+import io.pagemark.change.Version;
 import io.pagemark.commit.markers.GroupMarkers;
 import io.pagemark.commit.markers.MarkerChanges;
 import io.pagemark.commit.markers.MarkerTables;
-import io.pagemark.change.IndexChange;
-import io.pagemark.change.Version;
+import io.pagemark.dynamo.IndexEntry;
 import io.pagemark.dynamo.ItemKeys;
 import io.pagemark.dynamo.KeySchema;
-import io.pagemark.format.IndexEntry;
 import io.pagemark.format.markers.MarkerConfig;
 import io.pagemark.format.markers.MarkerSpec;
 import io.pagemark.key.KeyValue;
