@@ -87,6 +87,8 @@ public final class LookupCommand implements Callable<Integer> {
       lines = groups.size() == 1
           ? pageStarts(opened, groups.get(0), pageNumbers, size, order)
           : unionStarts(opened, groups, pageNumbers, size, order);
+    } catch (IllegalArgumentException e) {
+      throw Cli.usageError(spec, e.getMessage()); // a page size the index does not hold (page markers)
     } catch (LookupException e) {
       err.println("pagemark lookup: " + e.getMessage());
       return ExitCode.NOT_FOUND;

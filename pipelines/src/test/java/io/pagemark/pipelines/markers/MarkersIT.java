@@ -92,6 +92,13 @@ class MarkersIT {
         "--dynamoEndpoint=" + local.endpoint(), "--deadLetterOutput=" + dir.resolve("dead"));
   }
 
+  private final Map<String, Result> builds = new HashMap<>();
+
+  /** The tricky table's markers of a GSI, built on first use (no test changes that table's items). */
+  Result built(String gsi, int pageSize, String markerAttribute) {
+    return builds.computeIfAbsent(gsi, g -> build(TABLE, g, pageSize, markerAttribute));
+  }
+
   String spec(String table, String gsi) {
     return "dynamodb://" + table + "/" + gsi + "-markers?endpoint=" + local.endpoint();
   }
@@ -108,7 +115,7 @@ class MarkersIT {
   @CsvSource({"byString,SK,23,pm_s", "byNumber,NUM,11,pm_n"})
   void everyPageOfEveryGroupInBothOrdersIsTheCursorWalksPage(
       String gsi, String sortAttribute, int pageSize, String markerAttribute) throws Exception {
-    Result r = build(TABLE, gsi, pageSize, markerAttribute);
+    Result r = built(gsi, pageSize, markerAttribute);
     assertThat(r.err(), r.code(), is(0));
     assertThat(r.out(), containsString("conflicting writes left"));
     try (Index index = Indexes.open(spec(TABLE, gsi))) {
@@ -157,7 +164,7 @@ class MarkersIT {
 
   @Test
   void theCliReadsPagesThroughTheMarkersAndRefusesAnotherPageSize() {
-    Result r = build(TABLE, "byString", 23, "pm_s");
+    Result r = built("byString", 23, "pm_s");
     assertThat(r.err(), r.code(), is(0));
     Result page = pagemark("page", "--table=" + TABLE, "--gsi=byString", "--index=" + spec(TABLE, "byString"),
         "--group=utf", "--page=3", "--pageSize=23", "--order=desc", "--dynamoEndpoint=" + local.endpoint());
@@ -166,7 +173,7 @@ class MarkersIT {
     assertThat(page.out(), containsString(walk.get(2).get(0).get("PK").s()));
     Result other = pagemark("lookup", "--index=" + spec(TABLE, "byString"), "--group=utf", "--page=1",
         "--pageSize=8");
-    assertThat(other.err(), other.code(), greaterThan(0));
+    assertThat(other.err(), other.code(), is(2));
     assertThat(other.err(), containsString("pages of 23 only"));
   }
 
