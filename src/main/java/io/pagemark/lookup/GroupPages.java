@@ -19,7 +19,9 @@ import java.util.Objects;
  * read: a read then throws {@link GroupRepublishedException}, and opening the group again answers from the new build.
  */
 public final class GroupPages implements AutoCloseable {
+  /** The store's records; null when the store holds page starts only ({@link #paged}). */
   private final RankedGroup file;
+  private final PagedGroup paged;
 
   /**
    * Pages over a group's ranked records; closing the pages closes the records. For a store's reader (its
@@ -29,38 +31,59 @@ public final class GroupPages implements AutoCloseable {
    */
   public GroupPages(RankedGroup records) {
     this.file = Objects.requireNonNull(records, "records");
+    this.paged = null;
+  }
+
+  /**
+   * Pages over a store that holds page starts for one page size (page markers inside DynamoDB); closing the pages
+   * closes the group. Page starts for any other page size, unions and keys at given ranks are refused with an error
+   * that says so.
+   *
+   * @throws NullPointerException if {@code starts} is null
+   */
+  public GroupPages(PagedGroup starts) {
+    this.file = null;
+    this.paged = Objects.requireNonNull(starts, "starts");
+  }
+
+  private RankedGroup records(String what) {
+    if (file == null) {
+      throw new UnsupportedOperationException(what + " needs every rank of the group, and this index holds only the"
+          + " starts of pages of " + paged.pageSize() + "; use a file, Redis or PostgreSQL index for it");
+    }
+    return file;
   }
 
   /** The group key. */
   public KeyValue group() {
-    return file.group();
+    return file != null ? file.group() : paged.group();
   }
 
   /** Entries of the group. */
   public long count() {
-    return file.count();
+    return file != null ? file.count() : paged.count();
   }
 
   /** The build that answers. */
   public String buildId() {
-    return file.buildId();
+    return file != null ? file.buildId() : paged.buildId();
   }
 
   /** The group key attribute's name (the GSI's partition key). */
   public String groupAttribute() {
-    return file.groupAttribute();
+    return file != null ? file.groupAttribute() : paged.groupAttribute();
   }
 
   /** The sort key attribute's name (the GSI's sort key). */
   public String sortAttribute() {
-    return file.attributes().get(0).name();
+    return attributes().get(0).name();
   }
 
   /** Every attribute of an exclusive start key: the group key, the sort key, the table's other key attributes. */
   List<String> keyAttributes() {
     List<String> names = new ArrayList<>();
-    names.add(file.groupAttribute());
-    file.attributes().forEach(a -> names.add(a.name()));
+    names.add(groupAttribute());
+    attributes().forEach(a -> names.add(a.name()));
     return names;
   }
 
@@ -92,6 +115,15 @@ public final class GroupPages implements AutoCloseable {
               + page + " is out of range");
     }
     long rank = (page - 1) * pageSize;
+    if (paged != null) {
+      if (pageSize != paged.pageSize()) {
+        throw new IllegalArgumentException("this index holds the starts of pages of " + paged.pageSize()
+            + " only, not of " + pageSize + "; read pages of " + paged.pageSize() + ", or build the markers again"
+            + " with --pageSize=" + pageSize);
+      }
+      PagedGroup.Start s = paged.startAt(rank, order);
+      return new PageStart(group(), page, pageSize, order, count(), pages, s.exclusiveStartKey(), s.skip());
+    }
     Position p = order == Order.ASC ? afterAscending(rank) : afterDescending(rank);
     return new PageStart(group(), page, pageSize, order, count(), pages, p.startKey, p.skip);
   }
@@ -105,17 +137,21 @@ public final class GroupPages implements AutoCloseable {
    * @throws IOException if the store cannot be read or holds a damaged record
    */
   public Map<String, KeyValue> keyAt(long rank) throws IOException {
-    return startKey(file.record(rank));
+    return startKey(records("the key at a rank").record(rank));
   }
 
   /**
    * The key of the entry a read of the whole group in {@code order} returns at {@code position} (0-based), as the
    * index saw the group. Inside a run of equal sort keys whose order DynamoDB was not asked at build time, only the
-   * sort key is certain: {@code exact} is false and {@code key} names some entry of that run.
+   * sort key is certain: {@code exact} is false and {@code key} names some entry of that run. Null from
+   * {@link #expectedAt} when the store holds page starts only and so cannot tell.
    */
   record Expected(Map<String, KeyValue> key, boolean exact) {}
 
   Expected expectedAt(long position, Order order) throws IOException {
+    if (file == null) {
+      return null;
+    }
     if (order == Order.ASC) {
       IndexRecord r = file.record(position);
       return new Expected(startKey(r), r.runOrderKnown());
@@ -134,17 +170,17 @@ public final class GroupPages implements AutoCloseable {
 
   /** The ranked records these pages read: what a union of groups selects on. */
   RankedGroup records() {
-    return file;
+    return records("a union of groups");
   }
 
   /** The attributes of a record, the sort key first. */
   List<io.pagemark.format.KeyAttribute> attributes() {
-    return file.attributes();
+    return file != null ? file.attributes() : paged.attributes();
   }
 
   /** The sort key's type. */
   io.pagemark.key.KeyType sortType() {
-    return file.attributes().get(0).type();
+    return attributes().get(0).type();
   }
 
   /**
@@ -153,6 +189,7 @@ public final class GroupPages implements AutoCloseable {
    * need not start a page, as a union's share of a page does not.
    */
   UnionPageStart.GroupStart startAt(long position, long take, Order order) throws IOException {
+    records("a union of groups");
     Position p = order == Order.ASC ? afterAscending(position) : afterDescending(position);
     return new UnionPageStart.GroupStart(group(), position, p.startKey, p.skip, take);
   }
@@ -215,6 +252,10 @@ public final class GroupPages implements AutoCloseable {
    */
   @Override
   public void close() throws IOException {
-    file.close();
+    if (file != null) {
+      file.close();
+    } else {
+      paged.close();
+    }
   }
 }

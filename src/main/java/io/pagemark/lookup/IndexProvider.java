@@ -10,7 +10,8 @@ import java.io.IOException;
  *
  * <p>Implementations are stateless and thread-safe, with a public no-argument constructor; the indexes they open are
  * thread-safe. A store's {@link Index#group(io.pagemark.key.KeyValue)} answers with {@link GroupPages} over its own
- * {@link RankedGroup}, so that page starts are computed alike for every store.
+ * {@link RankedGroup}, so that page starts are computed alike for every store; a store that holds only the starts of
+ * pages of one size (page markers inside DynamoDB) answers with {@link GroupPages} over its {@link PagedGroup}.
  */
 public interface IndexProvider {
   /**

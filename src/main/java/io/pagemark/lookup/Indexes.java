@@ -12,7 +12,8 @@ import java.util.ServiceLoader;
  * ({@code redis://HOST[:PORT][/DB][?prefix=P]}, which needs the optional Jedis dependency), a PostgreSQL index
  * ({@code jdbc:postgresql://HOST[:PORT]/DB[?currentSchema=S]}, which needs the optional PostgreSQL driver and
  * HikariCP), the same files in S3 ({@code s3://BUCKET/PREFIX[?endpoint=URL]}, which needs the optional AWS SDK
- * {@code s3} artifact), or any other store whose {@link IndexProvider} is on the classpath. The only way in for an
+ * {@code s3} artifact), page markers inside DynamoDB ({@code dynamodb://TABLE/MARKER_INDEX[?endpoint=URL]}, pages of
+ * the built size only), or any other store whose {@link IndexProvider} is on the classpath. The only way in for an
  * application; thread-safe (it holds no state).
  *
  * <pre>{@code

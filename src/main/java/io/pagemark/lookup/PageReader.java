@@ -377,7 +377,7 @@ public final class PageReader<T> {
             + " items in the build but DynamoDB has more, starting with " + describe(item, pages);
       }
       GroupPages.Expected e = pages.expectedAt(first + i, start.order());
-      if (!matches(e, item, sortAttribute)) {
+      if (e != null && !matches(e, item, sortAttribute)) {
         return "item " + (first + i + 1) + " of the group (" + start.order().label() + ") is "
             + describe(PageStart.attributeValues(e.key()), pages) + " in the build but "
             + describe(item, pages) + " in DynamoDB";

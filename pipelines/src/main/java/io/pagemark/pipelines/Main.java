@@ -10,6 +10,7 @@ import io.pagemark.pipelines.cli.PageCommand;
 import io.pagemark.pipelines.cli.VerifyCommand;
 import io.pagemark.pipelines.demo.Demo;
 import io.pagemark.pipelines.flink.FlinkClusterCommand;
+import io.pagemark.pipelines.markers.MarkersCommand;
 import io.pagemark.pipelines.relay.RelayCommand;
 import io.pagemark.pipelines.resp.RespCommand;
 import io.pagemark.pipelines.serve.ServeCommand;
@@ -56,6 +57,7 @@ import picocli.CommandLine.Spec;
       PageCommand.class, VerifyCommand.class, GcCommand.class, RelayCommand.class, FlinkClusterCommand.class,
       ServeCommand.class,
       RespCommand.class,
+      MarkersCommand.class,
       HelpCommand.class
     })
 public final class Main implements Callable<Integer> {

@@ -18,7 +18,7 @@ import org.joda.time.Duration;
 public final class Progress {
   private Progress() {}
 
-  static void follow(PipelineResult result, int everySeconds, PrintStream out, long startedNanos) {
+  public static void follow(PipelineResult result, int everySeconds, PrintStream out, long startedNanos) {
     if (everySeconds <= 0) {
       result.waitUntilFinish();
       return;

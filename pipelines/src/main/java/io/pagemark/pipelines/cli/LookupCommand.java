@@ -101,6 +101,8 @@ public final class LookupCommand implements Callable<Integer> {
           : unionStarts(opened, groups, pageNumbers, size, order, cursors);
     } catch (CursorRefusedException e) {
       throw Cli.usageError(spec, "--cursor is refused: " + e.getMessage());
+    } catch (IllegalArgumentException e) {
+      throw Cli.usageError(spec, e.getMessage()); // a page size the index does not hold (page markers)
     } catch (LookupException e) {
       err.println("pagemark lookup: " + e.getMessage());
       return ExitCode.NOT_FOUND;

@@ -25,6 +25,12 @@ public interface StreamOptions extends AwsOptions, RedisOptions {
 
   void setOutput(String value);
 
+  @Description("Page markers to keep current: dynamodb://TABLE/MARKER_INDEX[?stats=STATS_TABLE] (built by pagemark"
+      + " markers build; endpoint and region are --dynamoEndpoint's and --awsRegion's).")
+  String getMarkers();
+
+  void setMarkers(String value);
+
   @Description("DynamoDB table whose changes the stream carries.")
   @Validation.Required
   String getTable();

@@ -9,11 +9,13 @@ import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.BuildInfo;
 import io.pagemark.format.IndexLayout;
 import io.pagemark.format.KeyAttribute;
+import io.pagemark.format.markers.MarkerSpec;
 import io.pagemark.format.redis.RedisAddress;
 import io.pagemark.format.redis.RedisLayout;
 import io.pagemark.transforms.source.KinesisConnection;
 import io.pagemark.transforms.source.LagBuckets;
 import io.pagemark.transforms.sink.redis.RedisStreamTarget;
+import io.pagemark.transforms.sink.markers.StreamToMarkers;
 import io.pagemark.transforms.sink.redis.StreamToRedis;
 import io.pagemark.transforms.sink.file.StreamToWal;
 import io.pagemark.wal.Wal;
@@ -85,8 +87,9 @@ public final class StreamRun implements AutoCloseable {
     if (o.getWatermarkIdleSeconds() < 1) {
       throw new IllegalArgumentException("--watermarkIdleSeconds must be at least 1, not " + o.getWatermarkIdleSeconds());
     }
-    if (o.getOutput() == null && o.getRedis() == null) {
-      throw new IllegalArgumentException("give --output=DIR, --redis=redis://HOST:PORT, or both");
+    if (o.getOutput() == null && o.getRedis() == null && o.getMarkers() == null) {
+      throw new IllegalArgumentException(
+          "give --output=DIR, --redis=redis://HOST:PORT, --markers=dynamodb://TABLE/MARKER_INDEX, or several");
     }
     RedisSink.check(o);
     if (o.getDedupeHours() < 1) {
@@ -188,6 +191,16 @@ public final class StreamRun implements AutoCloseable {
       records.apply("Apply changes to Redis", toRedis);
       into.add("Redis " + redis.address() + " under " + redis.layout());
       catchUp = RedisCatchUp.start(redis);
+    }
+    if (o.getMarkers() != null) {
+      MarkerSpec markers = StreamMarkers.spec(o.getMarkers(), dynamo, schema);
+      StreamToMarkers toMarkers =
+          StreamToMarkers.of(schema, markers).withFlushInterval(Duration.millis(o.getFlushMillis()));
+      if (o.getOutput() != null || redis != null) {
+        toMarkers = toMarkers.withoutRecordCounts(); // another branch counts the records once
+      }
+      records.apply("Apply changes to page markers", toMarkers);
+      into.add("page markers " + markers);
     }
     PipelineResult result;
     try {

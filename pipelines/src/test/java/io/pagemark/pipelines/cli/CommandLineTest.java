@@ -55,7 +55,7 @@ class CommandLineTest {
     Run help = pagemark("--help");
     assertThat(help.code, is(ExitCode.OK));
     List<String> commands = List.of("demo", "backfill", "stream", "commit", "catch-up", "lookup", "page", "verify", "gc",
-        "relay", "flink-cluster");
+        "relay", "flink-cluster", "markers");
     for (String c : commands) {
       assertThat(help.out, containsString("\n  " + c + " "));
       Run sub = pagemark(c, "--help");
@@ -65,6 +65,8 @@ class CommandLineTest {
     }
     assertThat(pagemark("help", "gc").out, containsString("--graceMinutes=M"));
     assertThat(pagemark("flink-cluster", "start", "--help").out, containsString("--taskmanagers=N"));
+    assertThat(pagemark("markers", "build", "--help").out, containsString("--pageSize="));
+    assertThat(pagemark("markers", "remove", "--help").out, containsString("--index=SPEC"));
   }
 
   @Test
@@ -77,10 +79,10 @@ class CommandLineTest {
   @Test
   void usageErrorsSayWhatWasWrong() {
     assertUsageError(pagemark(), "pagemark: say which command to run: demo, backfill, stream, commit, catch-up,"
-        + " lookup, page, verify, gc, relay, flink-cluster, serve, resp, help");
+        + " lookup, page, verify, gc, relay, flink-cluster, serve, resp, markers, help");
     Run unknown = pagemark("lookupp");
     assertUsageError(unknown, "pagemark: unknown command \"lookupp\" (demo, backfill, stream, commit, catch-up,"
-        + " lookup, page, verify, gc, relay, flink-cluster, serve, resp or help)");
+        + " lookup, page, verify, gc, relay, flink-cluster, serve, resp, markers or help)");
     assertThat(unknown.err, containsString("pagemark lookup"));
     assertUsageError(pagemark("gc", "--index=/nowhere", "--keep=1", "--keep=2"),
         "pagemark gc: option --keep given twice");

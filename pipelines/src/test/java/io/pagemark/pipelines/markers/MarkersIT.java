@@ -1,0 +1,268 @@
+package io.pagemark.pipelines.markers;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.is;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.pagemark.commit.markers.GroupMarkers;
+import io.pagemark.commit.markers.MarkerTables;
+import io.pagemark.dynamo.ItemKeys;
+import io.pagemark.dynamo.KeySchema;
+import io.pagemark.format.IndexRecord;
+import io.pagemark.format.markers.MarkerConfig;
+import io.pagemark.format.markers.MarkerSpec;
+import io.pagemark.key.KeyValue;
+import io.pagemark.lookup.Index;
+import io.pagemark.lookup.Indexes;
+import io.pagemark.lookup.ItemPage;
+import io.pagemark.lookup.Order;
+import io.pagemark.lookup.PageOutOfRangeException;
+import io.pagemark.lookup.PageReader;
+import io.pagemark.pipelines.Main;
+import io.pagemark.pipelines.PageWalk;
+import io.pagemark.pipelines.TrickyTable;
+import io.pagemark.pipelines.demo.SampleComments;
+import io.pagemark.testing.DynamoDbLocal;
+import io.pagemark.testing.DynamoDbLocalExtension;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * Page markers inside DynamoDB against DynamoDB Local: every page of every group of the tricky table, in both orders,
+ * read through {@code dynamodb://TABLE/MARKER_INDEX}, equals DynamoDB's own cursor walk; a second build writes
+ * nothing; an item a user changes while its group is placed keeps the user's change and lands where DynamoDB puts it;
+ * {@code markers remove} takes every marker off.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(DynamoDbLocalExtension.class)
+class MarkersIT {
+  static final String TABLE = "markersTricky";
+  @TempDir static Path dir;
+  DynamoDbLocal local;
+  DynamoDbClient client;
+  List<Map<String, AttributeValue>> items;
+
+  @BeforeAll
+  void createTable(DynamoDbLocal local) throws Exception {
+    this.local = local;
+    client = local.client();
+    TrickyTable.create(client, TABLE);
+    items = TrickyTable.items(11);
+    SampleComments.load(client, TABLE, items, 2, null);
+  }
+
+  @AfterAll
+  void close() {
+    client.close();
+  }
+
+  record Result(int code, String out, String err) {}
+
+  Result pagemark(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = Main.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  Result build(String table, String gsi, int pageSize, String markerAttribute) {
+    return pagemark("markers", "build", "--table=" + table, "--gsi=" + gsi, "--pageSize=" + pageSize,
+        "--markerAttribute=" + markerAttribute, "--createIndex", "--segments=2", "--progressSeconds=0",
+        "--dynamoEndpoint=" + local.endpoint(), "--deadLetterOutput=" + dir.resolve("dead"));
+  }
+
+  private final Map<String, Result> builds = new HashMap<>();
+
+  /** The tricky table's markers of a GSI, built on first use (no test changes that table's items). */
+  Result built(String gsi, int pageSize, String markerAttribute) {
+    return builds.computeIfAbsent(gsi, g -> build(TABLE, g, pageSize, markerAttribute));
+  }
+
+  String spec(String table, String gsi) {
+    return "dynamodb://" + table + "/" + gsi + "-markers?endpoint=" + local.endpoint();
+  }
+
+  /** The items of a table as a map from primary key to item, to compare before and after. */
+  Map<String, Map<String, AttributeValue>> snapshot(String table) {
+    Map<String, Map<String, AttributeValue>> m = new HashMap<>();
+    client.scanPaginator(b -> b.tableName(table)).items()
+        .forEach(it -> m.put(it.get("PK").s() + "|" + it.get("SK").s(), it));
+    return m;
+  }
+
+  @ParameterizedTest(name = "{0}: pages of {2}")
+  @CsvSource({"byString,SK,23,pm_s", "byNumber,NUM,11,pm_n"})
+  void everyPageOfEveryGroupInBothOrdersIsTheCursorWalksPage(
+      String gsi, String sortAttribute, int pageSize, String markerAttribute) throws Exception {
+    Result r = built(gsi, pageSize, markerAttribute);
+    assertThat(r.err(), r.code(), is(0));
+    assertThat(r.out(), containsString("conflicting writes left"));
+    try (Index index = Indexes.open(spec(TABLE, gsi))) {
+      PageReader<Map<String, AttributeValue>> reader = PageReader.of(client, TABLE, gsi, index);
+      Map<String, Integer> counts = TrickyTable.expectedCounts(items, sortAttribute);
+      assertThat(index.groups().size(), is(counts.size()));
+      for (String group : counts.keySet()) {
+        for (Order order : Order.values()) {
+          List<List<Map<String, AttributeValue>>> walk =
+              PageWalk.pages(client, TABLE, gsi, group, pageSize, order == Order.ASC);
+          for (int n = 1; n <= walk.size(); n++) {
+            ItemPage<Map<String, AttributeValue>> page = reader.read(group, n, pageSize, order);
+            String what = gsi + " group " + group + " page " + n + " " + order;
+            assertThat(what, PageWalk.keys(page.items()), equalTo(PageWalk.keys(walk.get(n - 1))));
+            assertThat(what, page.pages(), is((long) walk.size()));
+          }
+          assertThrows(PageOutOfRangeException.class, () -> reader.read(group, walk.size() + 1, pageSize, order));
+        }
+      }
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> reader.read("ties", 1, pageSize + 1, Order.ASC));
+      assertThat(e.getMessage(), containsString("pages of " + pageSize + " only"));
+    }
+
+  }
+
+  @Test
+  void aSecondBuildWritesNothing() throws Exception {
+    String table = "markersTwice";
+    TrickyTable.create(client, table);
+    List<Map<String, AttributeValue>> few = new ArrayList<>();
+    for (Map<String, AttributeValue> it : TrickyTable.items(13)) {
+      if (it.containsKey("PK2") && List.of("ties", "utf", "../x").contains(it.get("PK2").s())) {
+        few.add(it); // equal sort keys in all three types, UTF-8 order, a hostile group key
+      }
+    }
+    SampleComments.load(client, table, few, 2, null);
+    Result first = build(table, "byNumber", 11, "pm_n");
+    assertThat(first.err(), first.code(), is(0));
+    Map<String, Map<String, AttributeValue>> before = snapshot(table);
+    Result again = build(table, "byNumber", 11, "pm_n");
+    assertThat(again.err(), again.code(), is(0));
+    assertThat(again.out(), containsString(" 0 markers written, 0 taken off"));
+    assertThat("a second build changes no item", snapshot(table), equalTo(before));
+  }
+
+  @Test
+  void theCliReadsPagesThroughTheMarkersAndRefusesAnotherPageSize() {
+    Result r = built("byString", 23, "pm_s");
+    assertThat(r.err(), r.code(), is(0));
+    Result page = pagemark("page", "--table=" + TABLE, "--gsi=byString", "--index=" + spec(TABLE, "byString"),
+        "--group=utf", "--page=3", "--pageSize=23", "--order=desc", "--dynamoEndpoint=" + local.endpoint());
+    assertThat(page.err(), page.code(), is(0));
+    List<List<Map<String, AttributeValue>>> walk = PageWalk.pages(client, TABLE, "byString", "utf", 23, false);
+    assertThat(page.out(), containsString(walk.get(2).get(0).get("PK").s()));
+    Result other = pagemark("lookup", "--index=" + spec(TABLE, "byString"), "--group=utf", "--page=1",
+        "--pageSize=8");
+    assertThat(other.err(), other.code(), is(2));
+    assertThat(other.err(), containsString("pages of 23 only"));
+  }
+
+  @Test
+  void aUsersChangeWhileAGroupIsPlacedIsKeptAndTheItemLandsWhereDynamoDbPutsIt() throws Exception {
+    String table = "markersRace";
+    TrickyTable.create(client, table);
+    List<Map<String, AttributeValue>> race = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      race.add(new HashMap<>(Map.of("PK", AttributeValue.fromS(String.format("r%03d", i)),
+          "SK", AttributeValue.fromS("x"), "PK2", AttributeValue.fromS("g"),
+          "NUM", AttributeValue.fromN(Integer.toString(i % 20)))));
+    }
+    SampleComments.load(client, table, race, 1, null);
+    KeySchema schema = KeySchema.describe(client, table, "byNumber");
+    MarkerSpec where = new MarkerSpec(table, "byNumber-markers", null, local.connection());
+    MarkerConfig config = MarkerTables.prepare(client, where, schema, "pm_page", 7, true, "race-build");
+    // The order as a build computed it from its scan, before the user's change.
+    List<IndexRecord> scanned = records(schema, table);
+
+    // The user moves the item that ends page 1 to the far end and writes an attribute of their own.
+    Map<String, AttributeValue> moved = primaryKey(PageWalk.pages(client, table, "byNumber", "g", 7, true).get(0)
+        .get(6));
+    client.updateItem(b -> b.tableName(table).key(moved).updateExpression("SET NUM = :n, note = :note")
+        .expressionAttributeValues(Map.of(":n", AttributeValue.fromN("1000"), ":note", AttributeValue.fromS("mine"))));
+
+    GroupMarkers.Outcome o = new GroupMarkers(client, config, where.statsTable())
+        .write(KeyValue.ofString("g"), scanned);
+    assertThat("the group was read again", o.rereads(), greaterThan(0));
+    assertThat(o.conflicts(), is(0L));
+    Map<String, AttributeValue> now = client.getItem(b -> b.tableName(table).key(moved)).item();
+    assertThat(now.get("NUM").n(), is("1000"));
+    assertThat(now.get("note").s(), is("mine"));
+    assertThat("the moved item ends no page now", now.containsKey("pm_page"), is(false));
+
+    try (Index index = Indexes.open(where + "?endpoint=" + local.endpoint())) {
+      PageReader<Map<String, AttributeValue>> reader = PageReader.of(client, table, "byNumber", index);
+      for (Order order : Order.values()) {
+        List<List<Map<String, AttributeValue>>> walk = PageWalk.pages(client, table, "byNumber", "g", 7,
+            order == Order.ASC);
+        for (int n = 1; n <= walk.size(); n++) {
+          assertThat("page " + n + " " + order, PageWalk.keys(reader.read("g", n, 7, order).items()),
+              equalTo(PageWalk.keys(walk.get(n - 1))));
+        }
+      }
+    }
+
+    Result removed = pagemark("markers", "remove", "--index=" + where + "?endpoint=" + local.endpoint());
+    assertThat(removed.err(), removed.code(), is(0));
+    assertThat(removed.out(), containsString("5 markers taken off"));
+    assertThat(client.scanPaginator(b -> b.tableName(table)).items().stream()
+        .filter(it -> it.containsKey("pm_page") || it.containsKey("pm_page_tie")).count(), is(0L));
+    IOException gone = assertThrows(IOException.class, () -> Indexes.open(where + "?endpoint=" + local.endpoint()));
+    assertThat(gone.getMessage(), containsString("markers build"));
+  }
+
+  /** The group's records as the build's order gives them: the walk, each run's DynamoDB order included. */
+  private List<IndexRecord> records(KeySchema schema, String table) {
+    List<Map<String, AttributeValue>> asc = new ArrayList<>();
+    PageWalk.pages(client, table, "byNumber", "g", 1000, true).forEach(asc::addAll);
+    List<Map<String, AttributeValue>> desc = new ArrayList<>();
+    PageWalk.pages(client, table, "byNumber", "g", 1000, false).forEach(desc::addAll);
+    List<IndexRecord> records = new ArrayList<>();
+    int i = 0;
+    while (i < asc.size()) {
+      int j = i;
+      while (j < asc.size() && asc.get(j).get("NUM").n().equals(asc.get(i).get("NUM").n())) {
+        j++;
+      }
+      int n = j - i;
+      List<Map<String, AttributeValue>> run = asc.subList(i, j);
+      String value = asc.get(i).get("NUM").n();
+      List<Map<String, AttributeValue>> runDesc =
+          desc.stream().filter(it -> it.get("NUM").n().equals(value)).toList();
+      for (int k = 0; k < n; k++) {
+        int slot = run.indexOf(runDesc.get(k));
+        records.add(new IndexRecord(k, n, true, slot, keys(schema, run.get(k))));
+      }
+      i = j;
+    }
+    return records;
+  }
+
+  private static List<KeyValue> keys(KeySchema schema, Map<String, AttributeValue> item) {
+    return ItemKeys.extract(schema, item).entry().keys();
+  }
+
+  private static Map<String, AttributeValue> primaryKey(Map<String, AttributeValue> item) {
+    return Map.of("PK", item.get("PK"), "SK", item.get("SK"));
+  }
+
+}

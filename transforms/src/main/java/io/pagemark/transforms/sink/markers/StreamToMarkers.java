@@ -1,0 +1,93 @@
+package io.pagemark.transforms.sink.markers;
+
+import io.pagemark.change.ChangeDecoder;
+import io.pagemark.change.IndexChange;
+import io.pagemark.dynamo.KeySchema;
+import io.pagemark.format.markers.MarkerSpec;
+import io.pagemark.transforms.order.OrderGroups;
+import io.pagemark.transforms.source.DecodeChangesFn;
+import io.pagemark.transforms.source.IndexChangeCoder;
+import io.pagemark.transforms.source.StreamWindows;
+import java.util.Objects;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.io.aws2.kinesis.KinesisRecord;
+import org.apache.beam.sdk.transforms.GroupByKey;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.WithKeys;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.TupleTagList;
+import org.apache.beam.sdk.values.TypeDescriptors;
+import org.joda.time.Duration;
+
+/**
+ * Keeps page markers inside DynamoDB current from the table's change stream: decodes each Kinesis record into index
+ * changes, groups them by group key, and every flush interval applies each group's changes with
+ * {@link io.pagemark.commit.markers.MarkerChanges} (a new newest item in one transaction; any other change rewrites
+ * the markers after it in transactions of at most 100 actions). Every application reads the table as it is, so a
+ * replayed or late record changes nothing; no resume position is kept. Records that cannot be decoded are counted
+ * and dropped. Emits the number of changes applied per flush and group.
+ *
+ * <p>Immutable and serializable.
+ */
+public final class StreamToMarkers extends PTransform<PCollection<KinesisRecord>, PCollection<Long>> {
+  private final KeySchema schema;
+  private final MarkerSpec spec;
+  private final Duration flush;
+  private final boolean countRecords;
+
+  private StreamToMarkers(KeySchema schema, MarkerSpec spec, Duration flush, boolean countRecords) {
+    this.schema = schema;
+    this.spec = spec;
+    this.flush = flush;
+    this.countRecords = countRecords;
+  }
+
+  /**
+   * The markers at {@code spec}, of the GSI {@code schema} describes, flushed every second.
+   *
+   * @throws NullPointerException if either argument is null
+   */
+  public static StreamToMarkers of(KeySchema schema, MarkerSpec spec) {
+    return new StreamToMarkers(Objects.requireNonNull(schema, "schema"), Objects.requireNonNull(spec, "spec"),
+        Duration.standardSeconds(1), true);
+  }
+
+  /**
+   * How long changes wait, at most, before they are applied.
+   *
+   * @throws IllegalArgumentException unless positive
+   */
+  public StreamToMarkers withFlushInterval(Duration d) {
+    if (d.getMillis() < 1) {
+      throw new IllegalArgumentException("flush interval must be positive, not " + d);
+    }
+    return new StreamToMarkers(schema, spec, d, countRecords);
+  }
+
+  /** Leaves the records uncounted, for a pipeline where another branch reads the same records and counts them. */
+  public StreamToMarkers withoutRecordCounts() {
+    return new StreamToMarkers(schema, spec, flush, false);
+  }
+
+  @Override
+  public PCollection<Long> expand(PCollection<KinesisRecord> records) {
+    return records
+        .apply("Decode change records",
+            ParDo.of(new DecodeChangesFn(new ChangeDecoder(schema), countRecords))
+                .withOutputTags(DecodeChangesFn.CHANGES,
+                    TupleTagList.of(DecodeChangesFn.DEAD_LETTERS).and(DecodeChangesFn.RECORDS)))
+        .get(DecodeChangesFn.CHANGES)
+        .setCoder(IndexChangeCoder.of())
+        .apply("Key by " + schema.groupAttribute(),
+            WithKeys.<String, IndexChange>of(c -> OrderGroups.groupId(c.group()))
+                .withKeyType(TypeDescriptors.strings()))
+        .setCoder(KvCoder.of(StringUtf8Coder.of(), IndexChangeCoder.of()))
+        .apply("Flush every " + flush.getMillis() + " ms", StreamWindows.flush(flush))
+        .apply("Group by " + schema.groupAttribute(), GroupByKey.create())
+        .apply("Apply to page markers", ParDo.of(new ApplyMarkerChangesFn(spec)))
+        .setCoder(VarLongCoder.of());
+  }
+}
