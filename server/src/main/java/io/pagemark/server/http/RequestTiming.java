@@ -7,27 +7,40 @@ import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 
 /**
- * Where a request's time went, for its {@code Server-Timing} header: the time spent waiting for DynamoDB (each HTTP
- * exchange of the SDK, retries included) and the rest of the handler (routing, the index's lookup, JSON or HTML,
- * headers). Per handler thread: the synchronous client runs its interceptors on the thread that called it.
+ * Where a request's time went, for its {@code Server-Timing} header: waiting for DynamoDB (the SDK's HTTP exchanges,
+ * retries included), the SDK's own work around them (marshalling, signing, parsing the items, backoff), and the rest
+ * of the handler (routing, the index's lookup, JSON or HTML, headers). Per handler thread: the synchronous client
+ * runs its interceptors on the thread that called it.
  */
 final class RequestTiming implements ExecutionInterceptor {
+  private static final ExecutionAttribute<Long> STARTED = new ExecutionAttribute<>("pagemark.startedNanos");
   private static final ExecutionAttribute<Long> SENT = new ExecutionAttribute<>("pagemark.sentNanos");
-  private static final ThreadLocal<long[]> DYNAMO_NANOS = ThreadLocal.withInitial(() -> new long[1]);
+  /** Per thread: nanoseconds in SDK calls, and of those on the wire. */
+  private static final ThreadLocal<long[]> NANOS = ThreadLocal.withInitial(() -> new long[2]);
 
   /** Starts a request's account on this thread. */
   static void start() {
-    DYNAMO_NANOS.get()[0] = 0;
+    long[] n = NANOS.get();
+    n[0] = 0;
+    n[1] = 0;
   }
 
   /**
-   * The header value for a request that started at {@code startedNanos} on this thread:
-   * {@code dynamodb;dur=MS, app;dur=MS} (milliseconds, three decimals; app = the handler's time without DynamoDB's).
+   * The header value for a request that started at {@code startedNanos} on this thread, in milliseconds with three
+   * decimals: {@code dynamodb;dur=WIRE, sdk;dur=SDK, app;dur=REST}, the three adding up to the handler's time.
    */
   static String header(long startedNanos) {
     long total = System.nanoTime() - startedNanos;
-    long dynamo = DYNAMO_NANOS.get()[0];
-    return String.format(Locale.ROOT, "dynamodb;dur=%.3f, app;dur=%.3f", dynamo / 1e6, (total - dynamo) / 1e6);
+    long[] n = NANOS.get();
+    long calls = Math.min(n[0], total);
+    long wire = Math.min(n[1], calls);
+    return String.format(Locale.ROOT, "dynamodb;dur=%.3f, sdk;dur=%.3f, app;dur=%.3f", wire / 1e6,
+        (calls - wire) / 1e6, (total - calls) / 1e6);
+  }
+
+  @Override
+  public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+    attributes.putAttribute(STARTED, System.nanoTime());
   }
 
   @Override
@@ -39,7 +52,24 @@ final class RequestTiming implements ExecutionInterceptor {
   public void afterTransmission(Context.AfterTransmission context, ExecutionAttributes attributes) {
     Long sent = attributes.getAttribute(SENT);
     if (sent != null) {
-      DYNAMO_NANOS.get()[0] += System.nanoTime() - sent;
+      NANOS.get()[1] += System.nanoTime() - sent;
+    }
+  }
+
+  @Override
+  public void afterExecution(Context.AfterExecution context, ExecutionAttributes attributes) {
+    executed(attributes);
+  }
+
+  @Override
+  public void onExecutionFailure(Context.FailedExecution context, ExecutionAttributes attributes) {
+    executed(attributes);
+  }
+
+  private static void executed(ExecutionAttributes attributes) {
+    Long started = attributes.getAttribute(STARTED);
+    if (started != null) {
+      NANOS.get()[0] += System.nanoTime() - started;
     }
   }
 }
