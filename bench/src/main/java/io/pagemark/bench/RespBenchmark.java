@@ -263,7 +263,8 @@ public final class RespBenchmark {
 
   /**
    * {@code java -cp ... io.pagemark.bench.RespBenchmark [--members=2300000] [--requests=300000] [--rounds=5]
-   * [--dir=DIR]} from the repository's root.
+   * [--commitRounds=3] [--threads=N] [--dir=DIR]} from the repository's root; {@code --requests=0} measures the
+   * commit only (and memory), without redis-benchmark.
    */
   public static void main(String[] args) throws Exception {
     long members = 2_300_000;
