@@ -1,9 +1,8 @@
 package io.pagemark.format;
 
 import io.pagemark.key.KeyValue;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -11,6 +10,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 
 /**
  * Writes one group file from records given in rank order, streaming: memory use does not grow with the group. The
@@ -18,14 +21,29 @@ import java.security.NoSuchAlgorithmException;
  * a build directory that is published only when every file is finished.
  */
 public final class GroupFileWriter implements AutoCloseable {
+  private static final int BUFFER_BYTES = 1 << 16;
+  /** Bytes written between two background flushes once {@link #startWriteBack()} was called. */
+  private static final long WRITE_BACK_BYTES = 32L << 20;
+  /** Runs the background flushes; daemon threads that end when idle. */
+  private static final Executor WRITE_BACK = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "pagemark-write-back");
+    t.setDaemon(true);
+    return t;
+  });
+
   private final Path file;
   private final GroupHeader header;
   private final int headerLength;
-  private final OutputStream out;
+  private final FileChannel channel;
+  private final ByteBuffer buffer = ByteBuffer.allocate(BUFFER_BYTES);
   private final MessageDigest sha;
   private final byte[] record;
   private long count;
   private boolean finished;
+  private boolean writeBack;
+  private long writtenBytes;
+  private long flushedAt;
+  private CompletableFuture<Void> flushing = CompletableFuture.completedFuture(null);
 
   /**
    * Starts a file. The header's record width must fit every record that will be appended; its count and checksum
@@ -42,11 +60,18 @@ public final class GroupFileWriter implements AutoCloseable {
       throw new IllegalStateException(e);
     }
     Files.createDirectories(file.getParent());
-    OutputStream raw =
-        Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-            StandardOpenOption.WRITE);
-    this.out = new BufferedOutputStream(raw, 1 << 16);
-    out.write(new byte[headerLength]); // placeholder until finish()
+    this.channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+        StandardOpenOption.WRITE);
+    write(new byte[headerLength], 0, headerLength); // placeholder until finish()
+  }
+
+  /**
+   * From now on, hands the written records to the disk in the background, every 32 MiB, so that {@link #finish()}'s
+   * fsync waits for the tail of the file only, not for all of it. For a large file whose writer waits for it (a
+   * commit); the file is durable only after {@code finish()} either way.
+   */
+  public void startWriteBack() {
+    writeBack = true;
   }
 
   /** The record width needed for a record holding these key values. */
@@ -90,33 +115,90 @@ public final class GroupFileWriter implements AutoCloseable {
       b.putShort((short) v.length);
       b.put(v);
     }
-    out.write(record);
+    write(record, 0, record.length);
     sha.update(record);
     count++;
   }
 
   /**
-   * Appends {@code count} records encoded with width {@code sourceWidth} (at most this file's) from {@code b} at
-   * {@code offset}, unchanged but for the zero padding to this file's width. Used by {@link RecordCursor} to copy
-   * runs of records of a file with the same attributes.
+   * Appends the records encoded with width {@code sourceWidth} (at most this file's) in {@code b}'s remaining
+   * bytes, unchanged but for the zero padding to this file's width; consumes {@code b}. Used by {@link RecordCursor}
+   * to copy runs of records of a file with the same attributes.
    */
-  void appendEncoded(byte[] b, int offset, int count, int sourceWidth) throws IOException {
+  void appendEncoded(ByteBuffer b, int sourceWidth) throws IOException {
     if (sourceWidth > header.recordWidth()) {
       throw new IllegalArgumentException(
           "cannot copy records of width " + sourceWidth + " into a file of width " + header.recordWidth());
     }
+    int count = b.remaining() / sourceWidth;
     if (sourceWidth == header.recordWidth()) {
-      out.write(b, offset, count * sourceWidth);
-      sha.update(b, offset, count * sourceWidth);
+      sha.update(b.duplicate());
+      if (b.remaining() > buffer.remaining()) {
+        drain();
+      }
+      if (b.remaining() < buffer.capacity()) {
+        buffer.put(b);
+      } else {
+        writeFully(b);
+      }
     } else {
       for (int i = 0; i < count; i++) {
         java.util.Arrays.fill(record, (byte) 0);
-        System.arraycopy(b, offset + i * sourceWidth, record, 0, sourceWidth);
-        out.write(record);
+        b.get(record, 0, sourceWidth);
+        write(record, 0, record.length);
         sha.update(record);
       }
     }
     this.count += count;
+  }
+
+  private void write(byte[] b, int offset, int length) throws IOException {
+    if (length > buffer.remaining()) {
+      drain();
+    }
+    if (length < buffer.capacity()) {
+      buffer.put(b, offset, length);
+    } else {
+      writeFully(ByteBuffer.wrap(b, offset, length));
+    }
+  }
+
+  /** Writes the buffer to the file. */
+  private void drain() throws IOException {
+    buffer.flip();
+    writeFully(buffer);
+    buffer.clear();
+  }
+
+  /** Writes {@code b} to the file; starts a background flush when one is due and none is running. */
+  private void writeFully(ByteBuffer b) throws IOException {
+    while (b.hasRemaining()) {
+      writtenBytes += channel.write(b);
+    }
+    if (writeBack && writtenBytes - flushedAt >= WRITE_BACK_BYTES && flushing.isDone()) {
+      awaitFlush(); // reports a failed earlier flush now rather than at finish()
+      flushedAt = writtenBytes;
+      flushing = CompletableFuture.runAsync(() -> {
+        try {
+          channel.force(false);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }, WRITE_BACK);
+    }
+  }
+
+  private void awaitFlush() throws IOException {
+    try {
+      flushing.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while " + file + " was flushed to disk");
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      throw cause instanceof UncheckedIOException u ? u.getCause()
+          : new IOException("flushing " + file + " to disk failed", cause);
+    }
   }
 
   /** The header this file is written with (count and checksum not final). */
@@ -126,27 +208,37 @@ public final class GroupFileWriter implements AutoCloseable {
 
   /** Writes the header with the final count and checksum and closes the file; returns that header. */
   public GroupHeader finish() throws IOException {
-    out.close();
-    GroupHeader done = header.finished(count, sha.digest());
-    byte[] h = done.encode();
-    if (h.length != headerLength) {
-      throw new IllegalStateException("header length changed while writing");
-    }
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+    GroupHeader done;
+    try {
+      drain();
+      awaitFlush();
+      done = header.finished(count, sha.digest());
+      byte[] h = done.encode();
+      if (h.length != headerLength) {
+        throw new IllegalStateException("header length changed while writing");
+      }
       ByteBuffer hb = ByteBuffer.wrap(h);
       while (hb.hasRemaining()) {
-        ch.write(hb, hb.position());
+        channel.write(hb, hb.position());
       }
-      ch.force(true);
+      channel.force(true);
+    } finally {
+      finished = true;
+      channel.close();
     }
-    finished = true;
     return done;
   }
 
   @Override
   public void close() throws IOException {
     if (!finished) {
-      out.close();
+      finished = true;
+      try (channel) {
+        drain(); // what was appended stays in the file, behind the zero header no reader accepts
+        flushing.join();
+      } catch (RuntimeException e) {
+        // the file is abandoned: a failed background flush of it does not matter
+      }
     }
   }
 }

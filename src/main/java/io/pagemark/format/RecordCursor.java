@@ -26,13 +26,16 @@ public final class RecordCursor {
   private int next; // index in the block of the next record
   private KeyValue lastKey;
   private byte[] lastKeyBytes;
+  private final byte[] sortKey; // the compared record's sort key, copied out of the block
 
   RecordCursor(GroupFile file) {
     this.file = file;
     this.width = file.header().recordWidth();
     this.count = file.count();
     this.sortType = file.header().attributes().get(0).type();
-    this.block = ByteBuffer.allocate(Math.max(1, BLOCK_BYTES / width) * width);
+    // direct: the file's bytes land here with one copy, and the writer digests and writes them from here
+    this.block = ByteBuffer.allocateDirect(Math.max(1, BLOCK_BYTES / width) * width);
+    this.sortKey = new byte[width];
   }
 
   /** Rank of the next record. */
@@ -53,7 +56,7 @@ public final class RecordCursor {
   /** Decodes the next record and moves past it; requires {@link #hasNext()}. */
   public IndexRecord next() throws IOException {
     fill();
-    IndexRecord r = file.decode(ByteBuffer.wrap(block.array(), next * width, width).slice(), rank());
+    IndexRecord r = file.decode(block.duplicate().limit((next + 1) * width).position(next * width).slice(), rank());
     next++;
     return r;
   }
@@ -66,7 +69,7 @@ public final class RecordCursor {
       int lo = next;
       int hi = blockRecords;
       if (compare(hi - 1, key) < 0) {
-        out.appendEncoded(block.array(), lo * width, hi - lo, width);
+        out.appendEncoded(records(lo, hi), width);
         next = hi;
         continue;
       }
@@ -78,7 +81,7 @@ public final class RecordCursor {
           hi = mid;
         }
       }
-      out.appendEncoded(block.array(), next * width, lo - next, width);
+      out.appendEncoded(records(next, lo), width);
       next = lo;
       return;
     }
@@ -89,9 +92,14 @@ public final class RecordCursor {
     checkTarget(out);
     while (hasNext()) {
       fill();
-      out.appendEncoded(block.array(), next * width, blockRecords - next, width);
+      out.appendEncoded(records(next, blockRecords), width);
       next = blockRecords;
     }
+  }
+
+  /** The block's records {@code [from, to)}. */
+  private ByteBuffer records(int from, int to) {
+    return block.duplicate().limit(to * width).position(from * width);
   }
 
   private void checkTarget(GroupFileWriter out) {
@@ -119,18 +127,19 @@ public final class RecordCursor {
   /** The sort key of the block's record {@code i} compared with {@code key}. */
   private int compare(int i, KeyValue key) {
     int at = i * width + GroupFileFormat.RECORD_PREFIX_BYTES;
-    byte[] b = block.array();
-    int length = ((b[at] & 0xFF) << 8) | (b[at + 1] & 0xFF);
+    int length = block.getShort(at) & 0xFFFF;
     if (key.type() != sortType) {
       return Integer.compare(sortType.code(), key.type().code());
     }
+    byte[] b = sortKey;
+    block.get(at + 2, b, 0, length);
     if (sortType == KeyType.N) {
-      return KeyValue.ofNumber(new String(b, at + 2, length, StandardCharsets.UTF_8)).compareTo(key);
+      return KeyValue.ofNumber(new String(b, 0, length, StandardCharsets.UTF_8)).compareTo(key);
     }
     if (key != lastKey) {
       lastKey = key;
       lastKeyBytes = key.bytes();
     }
-    return Arrays.compareUnsigned(b, at + 2, at + 2 + length, lastKeyBytes, 0, lastKeyBytes.length);
+    return Arrays.compareUnsigned(b, 0, length, lastKeyBytes, 0, lastKeyBytes.length);
   }
 }

@@ -87,7 +87,10 @@ public final class RespBenchmark {
         throw new IllegalStateException("pagemark resp and redis-server answer ZRANGE/ZCARD differently");
       }
       List<Throughput> throughput = new ArrayList<>();
-      for (String[] command : List.of(new String[] {"ZRANGE", KEY, rank, rank}, new String[] {"ZCARD", KEY})) {
+      // requests 0: the commit figure only
+      List<String[]> commands = requests == 0 ? List.of()
+          : List.of(new String[] {"ZRANGE", KEY, rank, rank}, new String[] {"ZCARD", KEY});
+      for (String[] command : commands) {
         for (int pipeline : new int[] {1, 16}) {
           int n = pipeline == 1 ? requests : requests * 4;
           // one untimed run each first: the server's JIT compiles this command's path, Redis warms its caches
@@ -122,6 +125,7 @@ public final class RespBenchmark {
         Path current = GroupPaths.resolve(new IndexLayout(index).build(new IndexLayout(index).currentBuildId()),
             CommitBenchmark.GROUP);
         Path copyTo = dir.resolve("copy.pmi");
+        awaitPruned(index);
         long t0 = System.nanoTime();
         Files.copy(current, copyTo, StandardCopyOption.REPLACE_EXISTING);
         long t1 = System.nanoTime();
@@ -143,6 +147,27 @@ public final class RespBenchmark {
           CommitBenchmark.median(commit), CommitBenchmark.median(copy), resp.memory("VmRSS") >> 10, peak >> 10);
       return new Result(members, fileBytes, throughput, respRss, peak, respAnon, redisBytes, changes,
           CommitBenchmark.median(commit), CommitBenchmark.median(copy), version);
+    }
+  }
+
+  /**
+   * Waits until the server has removed the builds beyond the three it keeps: it does so after answering
+   * {@code PM.COMMIT}, and the copy (the baseline) must not share the disk with that.
+   */
+  private static void awaitPruned(Path index) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      long published;
+      try (var builds = Files.list(index.resolve(IndexLayout.BUILDS))) {
+        published = builds.filter(p -> !p.getFileName().toString().startsWith(".")).count();
+      }
+      if (published <= 3) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("pagemark resp still keeps " + published + " builds a minute after a commit");
+      }
+      Thread.sleep(5);
     }
   }
 
@@ -238,12 +263,14 @@ public final class RespBenchmark {
 
   /**
    * {@code java -cp ... io.pagemark.bench.RespBenchmark [--members=2300000] [--requests=300000] [--rounds=5]
-   * [--dir=DIR]} from the repository's root.
+   * [--commitRounds=3] [--threads=N] [--dir=DIR]} from the repository's root; {@code --requests=0} measures the
+   * commit only (and memory), without redis-benchmark.
    */
   public static void main(String[] args) throws Exception {
     long members = 2_300_000;
     int requests = 300_000;
     int rounds = 5;
+    int commitRounds = 3;
     Path dir = Path.of(System.getProperty("java.io.tmpdir"), "pagemark-resp-bench");
     List<String> extra = new ArrayList<>();
     for (String a : args) {
@@ -256,17 +283,20 @@ public final class RespBenchmark {
         rounds = Integer.parseInt(v);
       } else if (a.startsWith("--dir=")) {
         dir = Path.of(v);
+      } else if (a.startsWith("--commitRounds=")) {
+        commitRounds = Integer.parseInt(v);
       } else if (a.startsWith("--threads=")) {
         extra.add(a);
       } else {
-        System.err.println("usage: RespBenchmark [--members=N] [--requests=N] [--rounds=N] [--dir=DIR] [--threads=N]");
+        System.err.println("usage: RespBenchmark [--members=N] [--requests=N (0: the commit only)] [--rounds=N]"
+            + " [--commitRounds=N] [--dir=DIR] [--threads=N]");
         System.exit(2);
       }
     }
     if (Files.exists(dir)) {
       io.pagemark.commit.CommitBuild.deleteTree(dir);
     }
-    Result r = run(dir, Path.of(""), members, requests, rounds, 1000, 3, extra, System.out);
+    Result r = run(dir, Path.of(""), members, requests, rounds, 1000, commitRounds, extra, System.out);
     System.out.println(r);
     io.pagemark.commit.CommitBuild.deleteTree(dir);
   }

@@ -240,7 +240,7 @@ public final class CommitBuild {
    * Removes the oldest published builds (by their {@code build.json} time) beyond {@code keepBuilds}, counting the
    * current one, which is never removed.
    */
-  void prune(IndexLayout layout) throws IOException {
+  static void prune(IndexLayout layout, int keepBuilds) throws IOException {
     String current = layout.currentBuildId();
     List<String> others = new ArrayList<>(layout.builds());
     others.remove(current);

@@ -90,6 +90,7 @@ public final class GroupMerge {
     GroupHeader done;
     RecordCursor cursor = base == null ? null : base.cursor();
     try (GroupFileWriter w = new GroupFileWriter(out, header)) {
+      w.startWriteBack(); // the commit waits for this file's fsync: let the disk start on it while the merge runs
       for (Map.Entry<KeyValue, List<IndexEntry>> e : addsBySortKey.entrySet()) {
         KeyValue sortKey = e.getKey();
         List<IndexEntry> entries = new ArrayList<>();

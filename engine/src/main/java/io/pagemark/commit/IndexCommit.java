@@ -180,8 +180,22 @@ public final class IndexCommit {
    * a backfill first; the WAL keeps the changes), {@link IllegalArgumentException} for a group that cannot be a key of
    * this index, and {@link IOException} for damaged files (naming them).
    */
-  @SuppressWarnings("try") // the lock is held by the try block, not used in it
   public Result run() throws IOException {
+    Result r = publish();
+    if (!r.nothingToCommit() && s3 == null) {
+      prune();
+    }
+    return r;
+  }
+
+  /**
+   * Runs the commit up to the publication of its build and the removal of the WAL segments it applied, but leaves
+   * the builds beyond {@code keepBuilds} in place: for a caller that answers a client first and then calls
+   * {@link #prune()} (removing a large build's files takes a while; nothing reads them once a newer build is
+   * current). Throws as {@link #run()} does.
+   */
+  @SuppressWarnings("try") // the lock is held by the try block, not used in it
+  public Result publish() throws IOException {
     long started = System.nanoTime();
     if (s3 != null) {
       return new S3Commit(root, s3, group, keepBuilds, dedupeWindow, progress, steps).run(
@@ -219,10 +233,25 @@ public final class IndexCommit {
         }
         steps.reached("published");
         build.discardApplied(id);
-        build.prune(layout);
-        steps.reached("pruned");
         return r;
       }
+    }
+  }
+
+  /**
+   * Removes the oldest published builds beyond {@code keepBuilds} (never the current one), holding the commit lock;
+   * {@link #run()} does this itself. Nothing for an index in S3 (its publisher prunes).
+   */
+  @SuppressWarnings("try") // the lock is held by the try block, not used in it
+  public void prune() throws IOException {
+    if (s3 != null) {
+      return;
+    }
+    try (FileChannel lockFile =
+            FileChannel.open(root.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock lock = lockFile.lock()) {
+      CommitBuild.prune(new IndexLayout(root), keepBuilds);
+      steps.reached("pruned");
     }
   }
 

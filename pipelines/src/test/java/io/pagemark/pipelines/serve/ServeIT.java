@@ -10,6 +10,7 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.nullValue;
+import static org.hamcrest.Matchers.startsWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pagemark.pipelines.PageWalk;
@@ -235,6 +236,20 @@ class ServeIT {
     assertThat(pinned.json().get("items"), equalTo(first.json().get("items")));
     Reply group = get(base.resolve("v1/groups/ties?size=10"));
     assertThat(get(base.resolve("v1/groups/ties?size=10"), "If-None-Match", group.header("ETag")).status(), is(304));
+  }
+
+  @Test
+  void serverTimingSplitsDynamoDbsTimeFromTheServersOwn() throws Exception {
+    Reply page = get(page("ties", 2, "size=10"));
+    String timing = page.header("Server-Timing");
+    assertThat(timing, matchesPattern("dynamodb;dur=\\d+\\.\\d{3}, sdk;dur=\\d+\\.\\d{3}, app;dur=\\d+\\.\\d{3}"));
+    assertThat("the page's Query took some time", timing.startsWith("dynamodb;dur=0.000,"), is(false));
+    assertThat("the SDK built and parsed it", timing, not(containsString("sdk;dur=0.000")));
+    Reply notModified = get(page("ties", 2, "size=10"), "If-None-Match", page.header("ETag"));
+    assertThat(notModified.status(), is(304));
+    String noQuery = "dynamodb;dur=0.000, sdk;dur=0.000, app;dur=";
+    assertThat("a 304 sends no Query", notModified.header("Server-Timing"), startsWith(noQuery));
+    assertThat(get(base.resolve("healthz")).header("Server-Timing"), startsWith(noQuery));
   }
 
   @Test

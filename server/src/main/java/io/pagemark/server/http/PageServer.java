@@ -146,7 +146,8 @@ public final class PageServer implements AutoCloseable {
                 .backoffStrategy(FullJitterBackoffStrategy.builder().baseDelay(Duration.ofMillis(25))
                     .maxBackoffTime(Duration.ofMillis(500)).build())
                 .build())
-            .apiCallTimeout(Duration.ofSeconds(15)));
+            .apiCallTimeout(Duration.ofSeconds(15))
+            .addExecutionInterceptor(new RequestTiming()));
     if (c.endpoint() != null) {
       b.endpointOverride(URI.create(c.endpoint()));
     }

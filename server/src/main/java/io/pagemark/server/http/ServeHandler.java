@@ -59,6 +59,7 @@ final class ServeHandler implements HttpHandler {
   @Override
   public void handle(HttpExchange x) {
     long started = System.nanoTime();
+    RequestTiming.start();
     String route = "unknown";
     int status = 500;
     try {
@@ -74,6 +75,7 @@ final class ServeHandler implements HttpHandler {
         r = answer(route, path, x);
       }
       status = r.status();
+      x.getResponseHeaders().set("Server-Timing", RequestTiming.header(started));
       try {
         send(x, r);
       } catch (IOException clientGone) {

@@ -20,6 +20,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The write path of {@code pagemark resp --wal}: changes go to the index's write-ahead log, the one
@@ -29,6 +31,8 @@ import java.util.function.BiConsumer;
  * one at a time on another thread.
  */
 final class Writes implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Writes.class);
+
   /** One request's changes and what to call when they are durable (null) or not (the failure). */
   private record Append(String groupAttribute, List<KeyAttribute> attributes, List<IndexChange> changes,
       java.util.function.Consumer<Throwable> done) {}
@@ -91,10 +95,23 @@ final class Writes implements AutoCloseable {
       if (ties != null) {
         c = c.withTieResolution(ties);
       }
+      IndexCommit.Result r;
       try {
-        done.accept(c.run(), null);
+        r = c.publish();
       } catch (IOException | RuntimeException e) {
         done.accept(null, e);
+        return;
+      }
+      done.accept(r, null);
+      // after the reply: removing the oldest build's files is not the client's wait (the next commit, on this same
+      // thread, still waits for it)
+      if (!r.nothingToCommit()) {
+        try {
+          c.prune();
+        } catch (IOException | RuntimeException e) {
+          LOG.warn("removing old builds after commit {} failed (the next commit tries again): {}", r.buildId(),
+              e.toString());
+        }
       }
     });
   }
