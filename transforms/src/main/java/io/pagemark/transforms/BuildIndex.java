@@ -13,12 +13,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.beam.sdk.options.PipelineOptions;
-import org.apache.beam.sdk.transforms.Count;
+import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.Sum;
 import org.apache.beam.sdk.transforms.View;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionList;
@@ -186,7 +190,8 @@ public abstract class BuildIndex extends PTransform<PCollection<IndexEntry>, PCo
   private static BuildContext.ScanCounts countEntries(PCollection<IndexEntry> entries) {
     PCollectionView<Map<String, Long>> tallies =
         entries
-            .apply("Count entries", Count.globally())
+            .apply("Count entries", ParDo.of(new CountPerBundleFn()))
+            .apply("Add up entries", Sum.longsGlobally())
             .apply("As scan count", MapElements.into(
                     TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.longs()))
                 .via(n -> KV.of(BuildContext.ScanCounts.ITEMS_SCANNED, n)))
@@ -194,5 +199,28 @@ public abstract class BuildIndex extends PTransform<PCollection<IndexEntry>, PCo
     PCollectionView<Long> none =
         entries.getPipeline().apply("No dead letters", Create.of(0L)).apply("Dead letter count", View.asSingleton());
     return new BuildContext.ScanCounts(tallies, none);
+  }
+
+  /**
+   * Counts a bundle's elements and emits the count once: {@code Count.globally()} would hand every element to a
+   * combiner, which Flink's batch runner serializes and sorts before combining.
+   */
+  private static final class CountPerBundleFn extends DoFn<IndexEntry, Long> {
+    private transient long count;
+
+    @StartBundle
+    public void startBundle() {
+      count = 0;
+    }
+
+    @ProcessElement
+    public void process() {
+      count++;
+    }
+
+    @FinishBundle
+    public void finishBundle(FinishBundleContext c) {
+      c.output(count, BoundedWindow.TIMESTAMP_MIN_VALUE, GlobalWindow.INSTANCE);
+    }
   }
 }

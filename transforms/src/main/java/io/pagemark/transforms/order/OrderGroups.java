@@ -9,26 +9,24 @@ import io.pagemark.order.TieOrder;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.beam.sdk.coders.ByteArrayCoder;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.transforms.Combine;
-import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.Filter;
 import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.transforms.View;
-import org.apache.beam.sdk.transforms.WithKeys;
-import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionView;
-import org.apache.beam.sdk.values.TypeDescriptors;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Orders every group exactly as a Query on the index returns it, in parts that each fit a worker: the heart of
- * pagemark. A combiner counts each group and keeps a deterministic sample of its sort keys; a group of more than
+ * pagemark. Each bundle counts its groups' entries and keeps a deterministic sample of their sort keys, and a
+ * combiner merges those per group (the entries themselves are shuffled once, by part); a group of more than
  * {@code maxPartEntries} entries is cut at sampled sort key <em>values</em> (so a run of equal sort keys is never
  * split); each part is then sorted by DynamoDB's byte order of sort keys, and each run of equal sort keys is put in
  * DynamoDB's own order by asking DynamoDB ({@link io.pagemark.order.DynamoTieOrder}), or flagged as unknown when no
@@ -113,49 +111,21 @@ public abstract class OrderGroups extends PTransform<PCollection<IndexEntry>, PC
   @Override
   public PCollection<OrderedPart> expand(PCollection<IndexEntry> entries) {
     KeySchema schema = getSchema();
-    PCollection<KV<String, IndexEntry>> byGroup =
-        entries
-            .apply(
-                "Key by " + schema.groupAttribute(),
-                WithKeys.<String, IndexEntry>of(e -> groupId(e.group())).withKeyType(TypeDescriptors.strings()))
-            .setCoder(KvCoder.of(StringUtf8Coder.of(), IndexEntryCoder.of()));
+    PlanGroupFn planner = new PlanGroupFn(getMaxPartEntries());
     PCollectionView<Map<String, GroupPlan>> plans =
-        byGroup
-            .apply("Count and sample groups", Combine.perKey(new PlanGroupFn(getMaxPartEntries())))
+        entries
+            .apply("Sample groups", ParDo.of(new SampleGroupsFn(planner.sampleEvery())))
+            .setCoder(KvCoder.of(StringUtf8Coder.of(), new PlanGroupFn.SampleCoder()))
+            .apply("Count and sample groups", Combine.perKey(planner))
             .setCoder(KvCoder.of(StringUtf8Coder.of(), new PlanGroupFn.GroupPlanCoder()))
             .apply("Keep big groups", Filter.by(kv -> kv.getValue().parts() > 1))
             .apply("Part plans", View.asMap());
-    return byGroup
+    return entries
         .apply("Assign parts", ParDo.of(new AssignPartFn(plans)).withSideInputs(plans))
-        .setCoder(KvCoder.of(StringUtf8Coder.of(), IndexEntryCoder.of()))
+        .setCoder(KvCoder.of(ByteArrayCoder.of(), IndexEntryCoder.of()))
         .apply("Group by " + schema.groupAttribute() + " and part", GroupByKey.create())
         .apply("Order parts", ParDo.of(new OrderPartFn(this, plans)).withSideInputs(plans))
         .setCoder(OrderedPartCoder.of());
-  }
-
-  /** Keys each entry by its group and part. */
-  static final class AssignPartFn extends DoFn<KV<String, IndexEntry>, KV<String, IndexEntry>> {
-    private final PCollectionView<Map<String, GroupPlan>> plans;
-
-    AssignPartFn(PCollectionView<Map<String, GroupPlan>> plans) {
-      this.plans = plans;
-    }
-
-    @ProcessElement
-    public void process(ProcessContext c) {
-      KV<String, IndexEntry> e = c.element();
-      GroupPlan plan = c.sideInput(plans).get(e.getKey());
-      int part = plan == null ? 0 : plan.partOf(e.getValue().sortKey().sortableBytes());
-      c.output(KV.of(e.getKey() + "/" + part, e.getValue()));
-    }
-  }
-
-  static String groupOfPartKey(String key) {
-    return key.substring(0, key.lastIndexOf('/'));
-  }
-
-  static int partOfPartKey(String key) {
-    return Integer.parseInt(key.substring(key.lastIndexOf('/') + 1));
   }
 
   /**
