@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.apache.beam.sdk.coders.ByteArrayCoder;
 import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.ListCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.transforms.Combine;
 import org.apache.beam.sdk.transforms.Filter;
@@ -26,7 +27,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 /**
  * Orders every group exactly as a Query on the index returns it, in parts that each fit a worker: the heart of
  * pagemark. Each bundle counts its groups' entries and keeps a deterministic sample of their sort keys, and a
- * combiner merges those per group (the entries themselves are shuffled once, by part); a group of more than
+ * combiner merges those per group (the entries themselves are shuffled once, in blocks per part); a group of more than
  * {@code maxPartEntries} entries is cut at sampled sort key <em>values</em> (so a run of equal sort keys is never
  * split); each part is then sorted by DynamoDB's byte order of sort keys, and each run of equal sort keys is put in
  * DynamoDB's own order by asking DynamoDB ({@link io.pagemark.order.DynamoTieOrder}), or flagged as unknown when no
@@ -122,7 +123,7 @@ public abstract class OrderGroups extends PTransform<PCollection<IndexEntry>, PC
             .apply("Part plans", View.asMap());
     return entries
         .apply("Assign parts", ParDo.of(new AssignPartFn(plans)).withSideInputs(plans))
-        .setCoder(KvCoder.of(ByteArrayCoder.of(), IndexEntryCoder.of()))
+        .setCoder(KvCoder.of(ByteArrayCoder.of(), ListCoder.of(IndexEntryCoder.of())))
         .apply("Group by " + schema.groupAttribute() + " and part", GroupByKey.create())
         .apply("Order parts", ParDo.of(new OrderPartFn(this, plans)).withSideInputs(plans))
         .setCoder(OrderedPartCoder.of());

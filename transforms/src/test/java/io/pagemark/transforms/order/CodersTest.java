@@ -162,5 +162,14 @@ class CodersTest {
     assertThrows(CoderException.class, () -> KeyValueCoder.readVarInt(new java.io.DataInputStream(
         new ByteArrayInputStream(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff}))));
     assertThat(KeyType.fromCode((byte) 2), equalTo(KeyType.N));
+
+    byte[] entry = CoderUtils.encodeToByteArray(IndexEntryCoder.of(),
+        new IndexEntry(KeyValue.ofString("g"), List.of(KeyValue.ofString("sort"), KeyValue.ofNumber("1.0"))));
+    assertThrows(EOFException.class, () -> IndexEntryCoder.of().decode(
+        new ByteArrayInputStream(Arrays.copyOf(entry, entry.length - 1))));
+    byte[] shortBlock = entry.clone();
+    shortBlock[0]--; // the block claims one byte less than its keys take
+    assertThrows(CoderException.class, () -> IndexEntryCoder.of().decode(
+        new ByteArrayInputStream(Arrays.copyOf(shortBlock, shortBlock.length - 1))));
   }
 }
