@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Objects;
 import org.apache.beam.sdk.coders.ByteArrayCoder;
 import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.ListCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.transforms.Combine;
 import org.apache.beam.sdk.transforms.Filter;
@@ -123,7 +122,7 @@ public abstract class OrderGroups extends PTransform<PCollection<IndexEntry>, PC
             .apply("Part plans", View.asMap());
     return entries
         .apply("Assign parts", ParDo.of(new AssignPartFn(plans)).withSideInputs(plans))
-        .setCoder(KvCoder.of(ByteArrayCoder.of(), ListCoder.of(IndexEntryCoder.of())))
+        .setCoder(KvCoder.of(ByteArrayCoder.of(), EntryBlockCoder.of()))
         .apply("Group by " + schema.groupAttribute() + " and part", GroupByKey.create())
         .apply("Order parts", ParDo.of(new OrderPartFn(this, plans)).withSideInputs(plans))
         .setCoder(OrderedPartCoder.of());
