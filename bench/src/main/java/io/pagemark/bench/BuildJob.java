@@ -5,7 +5,6 @@ import io.pagemark.format.BuildInfo;
 import io.pagemark.format.IndexLayout;
 import io.pagemark.transforms.BuildIndex;
 import io.pagemark.transforms.sink.file.WriteIndexFiles;
-import io.pagemark.transforms.order.IndexEntryCoder;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -15,15 +14,13 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
-import org.apache.beam.sdk.io.GenerateSequence;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.transforms.DoFn;
-import org.apache.beam.sdk.transforms.ParDo;
 
 /**
  * One index build of synthetic entries, in a JVM of its own: {@code BuildJob ENTRIES GROUPS HOT_ENTRIES
- * MAX_PART_ENTRIES OUTPUT [beam options...]}. Feeds {@link BuildIndex} from {@code GenerateSequence}, waits for the
+ * MAX_PART_ENTRIES OUTPUT [beam options...]}. Feeds {@link BuildIndex} from a {@link SyntheticSource}, waits for the
  * build to be published, checks its entry count, and prints one line {@code RESULT seconds=... entries=...
  * peakHeapAfterGcBytes=... peakHeapPoolsBytes=... vmHwmKb=... fileBytes=...} for the suite to read. Exit code 1 if
  * the build fails.
@@ -47,10 +44,7 @@ public final class BuildJob {
     BuildIndex build = BuildIndex.of(SyntheticEntries.schema()).withSink(WriteIndexFiles.to(output.toString()))
         .withMaxPartEntries(maxPart).withKeepBuilds(1);
     Pipeline p = Pipeline.create(options);
-    p.apply("Entry numbers", GenerateSequence.from(0).to(spec.entries()))
-        .apply("Synthetic entries", ParDo.of(new EntryFn(spec)))
-        .setCoder(IndexEntryCoder.of())
-        .apply("Build index", build);
+    p.apply("Synthetic table", new SyntheticSource(spec)).apply("Build index", build);
 
     long started = System.nanoTime();
     PipelineResult.State state = p.run().waitUntilFinish();

@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * Figure 3, build throughput: entries per second to group, order and write synthetic entries into a published index
- * ({@code BuildIndex} fed by {@code GenerateSequence}, no DynamoDB, equal sort keys left unresolved), each runner in a
+ * ({@code BuildIndex} fed by a {@link SyntheticSource}, no DynamoDB, equal sort keys left unresolved), each runner in a
  * JVM of its own, against GNU {@code sort} of the same entries as text plus writing them out (see {@link
  * SortBaseline}), measured right after on the same machine.
  */

@@ -7,29 +7,30 @@ import io.pagemark.dynamo.KeySchema;
 import io.pagemark.key.KeyValue;
 import io.pagemark.order.TieOrder;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.beam.sdk.coders.ByteArrayCoder;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.transforms.Combine;
-import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.Filter;
 import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.transforms.View;
-import org.apache.beam.sdk.transforms.WithKeys;
-import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.PCollectionView;
-import org.apache.beam.sdk.values.TypeDescriptors;
+import org.apache.beam.sdk.values.TupleTagList;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Orders every group exactly as a Query on the index returns it, in parts that each fit a worker: the heart of
- * pagemark. A combiner counts each group and keeps a deterministic sample of its sort keys; a group of more than
- * {@code maxPartEntries} entries is cut at sampled sort key <em>values</em> (so a run of equal sort keys is never
+ * pagemark. Each bundle gathers its entries into blocks per group, counts each group and keeps a deterministic sample
+ * of its sort keys, and a combiner merges those per group (entries move in blocks, never one by one); a group of
+ * more than {@code maxPartEntries} entries is cut at sampled sort key <em>values</em> (so a run of equal sort keys is never
  * split); each part is then sorted by DynamoDB's byte order of sort keys, and each run of equal sort keys is put in
  * DynamoDB's own order by asking DynamoDB ({@link io.pagemark.order.DynamoTieOrder}), or flagged as unknown when no
  * connection is given. Every index sink stores the resulting {@link OrderedPart}s.
@@ -113,49 +114,27 @@ public abstract class OrderGroups extends PTransform<PCollection<IndexEntry>, PC
   @Override
   public PCollection<OrderedPart> expand(PCollection<IndexEntry> entries) {
     KeySchema schema = getSchema();
-    PCollection<KV<String, IndexEntry>> byGroup =
-        entries
-            .apply(
-                "Key by " + schema.groupAttribute(),
-                WithKeys.<String, IndexEntry>of(e -> groupId(e.group())).withKeyType(TypeDescriptors.strings()))
-            .setCoder(KvCoder.of(StringUtf8Coder.of(), IndexEntryCoder.of()));
+    PlanGroupFn planner = new PlanGroupFn(getMaxPartEntries());
+    PCollectionTuple blocked =
+        entries.apply("Block and sample groups", ParDo.of(new BlockEntriesFn(planner.sampleEvery()))
+            .withOutputTags(BlockEntriesFn.BLOCKS, TupleTagList.of(BlockEntriesFn.SAMPLES)));
     PCollectionView<Map<String, GroupPlan>> plans =
-        byGroup
-            .apply("Count and sample groups", Combine.perKey(new PlanGroupFn(getMaxPartEntries())))
+        blocked
+            .get(BlockEntriesFn.SAMPLES)
+            .setCoder(KvCoder.of(StringUtf8Coder.of(), new PlanGroupFn.SampleCoder()))
+            .apply("Count and sample groups", Combine.perKey(planner))
             .setCoder(KvCoder.of(StringUtf8Coder.of(), new PlanGroupFn.GroupPlanCoder()))
             .apply("Keep big groups", Filter.by(kv -> kv.getValue().parts() > 1))
             .apply("Part plans", View.asMap());
-    return byGroup
+    KvCoder<byte[], List<IndexEntry>> blockCoder = KvCoder.of(ByteArrayCoder.of(), EntryBlockCoder.of());
+    return blocked
+        .get(BlockEntriesFn.BLOCKS)
+        .setCoder(blockCoder)
         .apply("Assign parts", ParDo.of(new AssignPartFn(plans)).withSideInputs(plans))
-        .setCoder(KvCoder.of(StringUtf8Coder.of(), IndexEntryCoder.of()))
+        .setCoder(blockCoder)
         .apply("Group by " + schema.groupAttribute() + " and part", GroupByKey.create())
         .apply("Order parts", ParDo.of(new OrderPartFn(this, plans)).withSideInputs(plans))
         .setCoder(OrderedPartCoder.of());
-  }
-
-  /** Keys each entry by its group and part. */
-  static final class AssignPartFn extends DoFn<KV<String, IndexEntry>, KV<String, IndexEntry>> {
-    private final PCollectionView<Map<String, GroupPlan>> plans;
-
-    AssignPartFn(PCollectionView<Map<String, GroupPlan>> plans) {
-      this.plans = plans;
-    }
-
-    @ProcessElement
-    public void process(ProcessContext c) {
-      KV<String, IndexEntry> e = c.element();
-      GroupPlan plan = c.sideInput(plans).get(e.getKey());
-      int part = plan == null ? 0 : plan.partOf(e.getValue().sortKey().sortableBytes());
-      c.output(KV.of(e.getKey() + "/" + part, e.getValue()));
-    }
-  }
-
-  static String groupOfPartKey(String key) {
-    return key.substring(0, key.lastIndexOf('/'));
-  }
-
-  static int partOfPartKey(String key) {
-    return Integer.parseInt(key.substring(key.lastIndexOf('/') + 1));
   }
 
   /**

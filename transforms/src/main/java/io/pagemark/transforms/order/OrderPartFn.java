@@ -22,7 +22,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * Orders one part of a group as DynamoDB does: sorts its entries by sort key, learns DynamoDB's order of each run of
  * equal sort keys ({@link DynamoTieOrder}), and emits the part's records. Holds one part in memory, never a group.
  */
-final class OrderPartFn extends DoFn<KV<String, Iterable<IndexEntry>>, OrderedPart> {
+final class OrderPartFn extends DoFn<KV<byte[], Iterable<List<IndexEntry>>>, OrderedPart> {
   private final OrderGroups spec;
   private final PCollectionView<Map<String, GroupPlan>> plans;
   private final Counter partsOrdered = Metrics.counter(Backfill.METRICS, "partsOrdered");
@@ -52,13 +52,12 @@ final class OrderPartFn extends DoFn<KV<String, Iterable<IndexEntry>>, OrderedPa
 
   @ProcessElement
   public void process(ProcessContext c) throws java.io.IOException {
-    KV<String, Iterable<IndexEntry>> element = c.element();
-    String groupId = OrderGroups.groupOfPartKey(element.getKey());
-    int part = OrderGroups.partOfPartKey(element.getKey());
-    GroupPlan plan = c.sideInput(plans).getOrDefault(groupId, GroupPlan.SINGLE);
+    KV<byte[], Iterable<List<IndexEntry>>> element = c.element();
+    int part = AssignPartFn.partOf(element.getKey());
     List<IndexEntry> sorted = new ArrayList<>();
-    element.getValue().forEach(sorted::add);
+    element.getValue().forEach(sorted::addAll);
     sorted.sort(IndexEntry.ORDER);
+    GroupPlan plan = c.sideInput(plans).getOrDefault(OrderGroups.groupId(sorted.get(0).group()), GroupPlan.SINGLE);
     List<IndexRecord> records = new ArrayList<>(sorted.size());
     GroupRecords g = new GroupRecords(ties, records::add);
     for (IndexEntry e : sorted) {

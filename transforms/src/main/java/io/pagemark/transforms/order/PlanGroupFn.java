@@ -10,12 +10,13 @@ import java.util.zip.CRC32C;
 import org.apache.beam.sdk.transforms.Combine;
 
 /**
- * Counts a group's entries and samples its sort keys, then plans its parts: a group of at most {@code maxPartEntries}
- * is one part; a bigger one is cut at sampled sort keys into about {@code count / maxPartEntries} parts. The sample is
- * deterministic (an entry is sampled when a hash of its keys falls in a fixed bucket), so every run plans the same
- * parts, and it is small: about 64 sort keys per {@code maxPartEntries} entries.
+ * Merges the samples of a group ({@link SampleGroupsFn} counts and samples each bundle's entries), then plans its
+ * parts: a group of at most {@code maxPartEntries} is one part; a bigger one is cut at sampled sort keys into about
+ * {@code count / maxPartEntries} parts. The sample is deterministic (an entry is sampled when a hash of its keys falls
+ * in a fixed bucket), so every run plans the same parts, and it is small: about 64 sort keys per
+ * {@code maxPartEntries} entries.
  */
-final class PlanGroupFn extends Combine.CombineFn<IndexEntry, PlanGroupFn.Sample, GroupPlan> {
+final class PlanGroupFn extends Combine.CombineFn<PlanGroupFn.Sample, PlanGroupFn.Sample, GroupPlan> {
   static final int SAMPLES_PER_PART = 64;
   private final long maxPartEntries;
   private final long sampleEvery;
@@ -30,19 +31,32 @@ final class PlanGroupFn extends Combine.CombineFn<IndexEntry, PlanGroupFn.Sample
     private static final long serialVersionUID = 1L;
     long count;
     final List<byte[]> sortKeys = new ArrayList<>();
+
+    /** Counts an entry, and samples its sort key when the hash of its keys is a multiple of {@code every}. */
+    void add(IndexEntry e, long every) {
+      count++;
+      if (Integer.toUnsignedLong(hash(e)) % every == 0) {
+        sortKeys.add(e.sortKey().sortableBytes());
+      }
+    }
+  }
+
+  /** Samples an entry at most one in {@code sampleEvery()}. */
+  long sampleEvery() {
+    return sampleEvery;
   }
 
   @Override
   public org.apache.beam.sdk.coders.Coder<Sample> getAccumulatorCoder(
       org.apache.beam.sdk.coders.CoderRegistry registry,
-      org.apache.beam.sdk.coders.Coder<IndexEntry> inputCoder) {
+      org.apache.beam.sdk.coders.Coder<Sample> inputCoder) {
     return new SampleCoder();
   }
 
   @Override
   public org.apache.beam.sdk.coders.Coder<GroupPlan> getDefaultOutputCoder(
       org.apache.beam.sdk.coders.CoderRegistry registry,
-      org.apache.beam.sdk.coders.Coder<IndexEntry> inputCoder) {
+      org.apache.beam.sdk.coders.Coder<Sample> inputCoder) {
     return new GroupPlanCoder();
   }
 
@@ -52,11 +66,9 @@ final class PlanGroupFn extends Combine.CombineFn<IndexEntry, PlanGroupFn.Sample
   }
 
   @Override
-  public Sample addInput(Sample s, IndexEntry e) {
-    s.count++;
-    if (Integer.toUnsignedLong(hash(e)) % sampleEvery == 0) {
-      s.sortKeys.add(e.sortKey().sortableBytes());
-    }
+  public Sample addInput(Sample s, Sample more) {
+    s.count += more.count;
+    s.sortKeys.addAll(more.sortKeys);
     return s;
   }
 

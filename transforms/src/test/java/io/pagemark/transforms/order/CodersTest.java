@@ -108,6 +108,30 @@ class CodersTest {
   }
 
   @Test
+  void entryBlocks() throws IOException {
+    Random rnd = new Random(SEED + 3);
+    List<List<IndexEntry>> blocks = new ArrayList<>();
+    blocks.add(List.of());
+    for (int b = 0; b < 30; b++) {
+      KeyValue group = randomKey(rnd);
+      List<IndexEntry> block = new ArrayList<>();
+      int n = rnd.nextInt(4) == 0 ? 1000 : 1 + rnd.nextInt(5);
+      for (int i = 0; i < n; i++) {
+        // now and then the same group written differently ("1" and "1.0"), or another group: kept exactly
+        KeyValue g = rnd.nextInt(50) == 0 ? randomKey(rnd) : group;
+        block.add(new IndexEntry(g, List.of(randomKey(rnd), randomKey(rnd))));
+      }
+      blocks.add(block);
+    }
+    blocks.add(List.of(new IndexEntry(KeyValue.ofNumber("1"), List.of(KeyValue.ofString("a"))),
+        new IndexEntry(KeyValue.ofNumber("1.0"), List.of(KeyValue.ofString("b")))));
+    roundTrips(EntryBlockCoder.of(), blocks);
+    List<IndexEntry> last = CoderUtils.decodeFromByteArray(EntryBlockCoder.of(),
+        CoderUtils.encodeToByteArray(EntryBlockCoder.of(), blocks.get(blocks.size() - 1)));
+    assertThat(last.get(1).group().text(), equalTo("1.0"));
+  }
+
+  @Test
   void orderedParts() throws IOException {
     Random rnd = new Random(SEED + 2);
     List<OrderedPart> values = new ArrayList<>();
@@ -140,7 +164,7 @@ class CodersTest {
     assertThat(one, equalTo(oneAgain));
     assertThat(CoderUtils.encodeToByteArray(KeyValueCoder.of(), one),
         not(equalTo(CoderUtils.encodeToByteArray(KeyValueCoder.of(), oneAgain))));
-    for (Coder<?> c : List.of(KeyValueCoder.of(), IndexEntryCoder.of(), OrderedPartCoder.of())) {
+    for (Coder<?> c : List.of(KeyValueCoder.of(), IndexEntryCoder.of(), EntryBlockCoder.of(), OrderedPartCoder.of())) {
       Coder.NonDeterministicException e =
           assertThrows(Coder.NonDeterministicException.class, c::verifyDeterministic);
       assertThat(e.getMessage(), containsString("\"1.0\""));
@@ -162,5 +186,14 @@ class CodersTest {
     assertThrows(CoderException.class, () -> KeyValueCoder.readVarInt(new java.io.DataInputStream(
         new ByteArrayInputStream(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff}))));
     assertThat(KeyType.fromCode((byte) 2), equalTo(KeyType.N));
+
+    byte[] entry = CoderUtils.encodeToByteArray(IndexEntryCoder.of(),
+        new IndexEntry(KeyValue.ofString("g"), List.of(KeyValue.ofString("sort"), KeyValue.ofNumber("1.0"))));
+    assertThrows(EOFException.class, () -> IndexEntryCoder.of().decode(
+        new ByteArrayInputStream(Arrays.copyOf(entry, entry.length - 1))));
+    byte[] shortBlock = entry.clone();
+    shortBlock[0]--; // the block claims one byte less than its keys take
+    assertThrows(CoderException.class, () -> IndexEntryCoder.of().decode(
+        new ByteArrayInputStream(Arrays.copyOf(shortBlock, shortBlock.length - 1))));
   }
 }

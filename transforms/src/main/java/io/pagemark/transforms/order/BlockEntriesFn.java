@@ -1,0 +1,139 @@
+package io.pagemark.transforms.order;
+
+import io.pagemark.dynamo.IndexEntry;
+import io.pagemark.key.KeyValue;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.TupleTag;
+
+/**
+ * The one step that touches every entry before the shuffle: gathers a bundle's entries of each group into blocks of
+ * up to {@value #BLOCK_ENTRIES} ({@link #BLOCKS}, keyed by the group's key prefix, see {@link AssignPartFn#prefix}),
+ * and counts and samples each group ({@link #SAMPLES}, one {@link PlanGroupFn.Sample} per group and bundle).
+ *
+ * <p>Why blocks: a runner pays per record it moves. Assigning parts needs the plans, which need every entry first, so
+ * on Flink's batch runner the entries cross a materialized exchange before they are assigned, then the shuffle, which
+ * compares whole records whenever keys are equal (as all of a part's are). Blocks of a thousand entries make both
+ * cheap. Why per-bundle samples: a combiner's input is serialized and sorted whole on Flink before it is combined.
+ * Samples are chosen by a hash of each entry's keys, so a group's plan does not depend on how entries fall into
+ * bundles. Memory stays bounded: at most {@value #MAX_ENTRIES_HELD} entries wait in blocks and
+ * {@value #MAX_GROUPS_HELD} groups are held at once. Entries must be in the global window (a build is a batch job).
+ */
+final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], List<IndexEntry>>> {
+  static final TupleTag<KV<byte[], List<IndexEntry>>> BLOCKS = new TupleTag<>("blocks") {};
+  static final TupleTag<KV<String, PlanGroupFn.Sample>> SAMPLES = new TupleTag<>("samples") {};
+  static final int BLOCK_ENTRIES = 1_000;
+  static final int MAX_ENTRIES_HELD = 50_000;
+  static final int MAX_GROUPS_HELD = 10_000;
+
+  private final long sampleEvery;
+  private transient Map<KeyValue, Group> groups;
+  private transient int held;
+
+  /** What a bundle holds of one group. */
+  private static final class Group {
+    final KeyValue key;
+    final byte[] prefix;
+    final PlanGroupFn.Sample sample = new PlanGroupFn.Sample();
+    List<IndexEntry> block;
+
+    Group(KeyValue key) {
+      this.key = key;
+      this.prefix = AssignPartFn.prefix(key);
+    }
+  }
+
+  /** Where blocks and samples go: a bundle's receiver, or its finishing context. */
+  private interface Out {
+    void block(KV<byte[], List<IndexEntry>> block);
+
+    void sample(KV<String, PlanGroupFn.Sample> sample);
+  }
+
+  BlockEntriesFn(long sampleEvery) {
+    this.sampleEvery = sampleEvery;
+  }
+
+  @StartBundle
+  public void startBundle() {
+    groups = new HashMap<>();
+    held = 0;
+  }
+
+  @ProcessElement
+  public void process(@Element IndexEntry e, MultiOutputReceiver receiver) {
+    Out out = new Out() {
+      @Override
+      public void block(KV<byte[], List<IndexEntry>> block) {
+        receiver.get(BLOCKS).output(block);
+      }
+
+      @Override
+      public void sample(KV<String, PlanGroupFn.Sample> sample) {
+        receiver.get(SAMPLES).output(sample);
+      }
+    };
+    Group g = groups.get(e.group());
+    if (g == null) {
+      if (groups.size() >= MAX_GROUPS_HELD) {
+        emitAll(out, true);
+      }
+      g = new Group(e.group());
+      groups.put(e.group(), g);
+    }
+    g.sample.add(e, sampleEvery);
+    if (g.block == null) {
+      g.block = new ArrayList<>();
+    }
+    g.block.add(e);
+    held++;
+    if (g.block.size() >= BLOCK_ENTRIES) {
+      emitBlock(g, out);
+    } else if (held >= MAX_ENTRIES_HELD) {
+      emitAll(out, false);
+    }
+  }
+
+  @FinishBundle
+  public void finishBundle(FinishBundleContext c) {
+    emitAll(new Out() {
+      @Override
+      public void block(KV<byte[], List<IndexEntry>> block) {
+        c.output(BLOCKS, block, BoundedWindow.TIMESTAMP_MIN_VALUE, GlobalWindow.INSTANCE);
+      }
+
+      @Override
+      public void sample(KV<String, PlanGroupFn.Sample> sample) {
+        c.output(SAMPLES, sample, BoundedWindow.TIMESTAMP_MIN_VALUE, GlobalWindow.INSTANCE);
+      }
+    }, true);
+    groups = null;
+  }
+
+  /** Emits every waiting block, and with {@code samples} every sample too (then the groups are forgotten). */
+  private void emitAll(Out out, boolean samples) {
+    for (Group g : groups.values()) {
+      if (g.block != null) {
+        emitBlock(g, out);
+      }
+      if (samples) {
+        out.sample(KV.of(OrderGroups.groupId(g.key), g.sample));
+      }
+    }
+    if (samples) {
+      groups.clear();
+    }
+  }
+
+  private void emitBlock(Group g, Out out) {
+    held -= g.block.size();
+    out.block(KV.of(g.prefix, g.block));
+    g.block = null;
+  }
+}
