@@ -13,22 +13,27 @@ import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.io.aws2.kinesis.KinesisRecord;
+import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.WithKeys;
 import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TupleTagList;
 import org.apache.beam.sdk.values.TypeDescriptors;
 import org.joda.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Keeps page markers inside DynamoDB current from the table's change stream: decodes each Kinesis record into index
  * changes, groups them by group key, and every flush interval applies each group's changes with
  * {@link io.pagemark.commit.markers.MarkerChanges} (a new newest item in one transaction; any other change rewrites
  * the markers after it in transactions of at most 100 actions). Every application reads the table as it is, so a
- * replayed or late record changes nothing; no resume position is kept. Records that cannot be decoded are counted
- * and dropped. Emits the number of changes applied per flush and group.
+ * replayed or late record changes nothing; no resume position is kept. Records that cannot be decoded are counted;
+ * when no other branch of the pipeline writes them as dead letters, each is logged as a warning with its reason.
+ * Emits the number of changes applied per flush and group.
  *
  * <p>Immutable and serializable.
  */
@@ -74,11 +79,17 @@ public final class StreamToMarkers extends PTransform<PCollection<KinesisRecord>
 
   @Override
   public PCollection<Long> expand(PCollection<KinesisRecord> records) {
-    return records
+    PCollectionTuple decoded = records
         .apply("Decode change records",
             ParDo.of(new DecodeChangesFn(new ChangeDecoder(schema), countRecords))
                 .withOutputTags(DecodeChangesFn.CHANGES,
-                    TupleTagList.of(DecodeChangesFn.DEAD_LETTERS).and(DecodeChangesFn.RECORDS)))
+                    TupleTagList.of(DecodeChangesFn.DEAD_LETTERS).and(DecodeChangesFn.RECORDS)));
+    if (countRecords) {
+      // alone in its pipeline: no WAL or Redis branch keeps the dead letters, so their reasons go to the log
+      decoded.get(DecodeChangesFn.DEAD_LETTERS).setCoder(StringUtf8Coder.of())
+          .apply("Log dead letters", ParDo.of(new LogDeadLettersFn()));
+    }
+    return decoded
         .get(DecodeChangesFn.CHANGES)
         .setCoder(IndexChangeCoder.of())
         .apply("Key by " + schema.groupAttribute(),
@@ -89,5 +100,15 @@ public final class StreamToMarkers extends PTransform<PCollection<KinesisRecord>
         .apply("Group by " + schema.groupAttribute(), GroupByKey.create())
         .apply("Apply to page markers", ParDo.of(new ApplyMarkerChangesFn(spec)))
         .setCoder(VarLongCoder.of());
+  }
+
+  /** Writes each dead letter (the record and why it could not be decoded) to the worker's log as a warning. */
+  static final class LogDeadLettersFn extends DoFn<String, Void> {
+    private static final Logger LOG = LoggerFactory.getLogger(StreamToMarkers.class);
+
+    @ProcessElement
+    public void process(@Element String deadLetter) {
+      LOG.warn("dead letter (counted, not applied to the page markers): {}", deadLetter);
+    }
   }
 }
