@@ -37,7 +37,7 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 /**
  * Page markers inside DynamoDB (docs/markers.md): what a page costs to read (the STATS read, the marker Query and the
  * page's Query) against the file index (one Query) and DynamoDB's cursor walk to the page, and what one change costs
- * the markers at the newest end, in the middle and at the oldest end of one group (10,000 items; 2,000 in quick mode):
+ * the markers at the newest end, in the middle and at the oldest end of one group (10,000 items; 1,000 in quick mode):
  * transactional item writes against the user's own write (DynamoDB Local reports less write capacity for
  * transactions than DynamoDB bills, so the figure counts writes and the note gives both). Requests and capacity are counted for every client of the JVM by
  * {@link CapacityMeter}, as DynamoDB Local reports capacity. Pages read through both indexes must equal, or the run
@@ -55,7 +55,7 @@ final class MarkerCosts implements Bench {
   }
 
   static int items(Sizes sizes) {
-    return sizes.mode().equals("quick") ? 2_000 : 10_000;
+    return sizes.mode().equals("quick") ? 1_000 : 10_000;
   }
 
   static String readName(String what) {

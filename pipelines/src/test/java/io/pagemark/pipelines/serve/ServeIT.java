@@ -308,6 +308,7 @@ class ServeIT {
     List<String> paths = new ArrayList<>();
     api.get("paths").fieldNames().forEachRemaining(paths::add);
     assertThat(paths, equalTo(List.of("/v1/groups/{group}/pages/{page}", "/v1/groups/{group}", "/v1/union/pages/{page}",
+        "/v1/union/pages/next",
         "/groups/{group}", "/",
         "/openapi.json", "/healthz", "/metrics")));
   }
