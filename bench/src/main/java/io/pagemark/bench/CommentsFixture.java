@@ -1,7 +1,5 @@
 package io.pagemark.bench;
 
-import io.pagemark.dynamo.IndexEntry;
-import io.pagemark.dynamo.ItemKeys;
 import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.BuildInfo;
 import io.pagemark.format.IndexLayout;
@@ -12,7 +10,6 @@ import io.pagemark.testing.RedisServer;
 import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.format.redis.RedisLayout;
 import io.pagemark.transforms.BuildIndex;
-import io.pagemark.transforms.order.IndexEntryCoder;
 import io.pagemark.transforms.sink.file.WriteIndexFiles;
 import io.pagemark.transforms.sink.redis.WriteRedisSortedSets;
 import java.net.URLEncoder;
@@ -22,10 +19,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.beam.sdk.Pipeline;
-import org.apache.beam.sdk.PipelineResult;
-import org.apache.beam.sdk.options.PipelineOptionsFactory;
-import org.apache.beam.sdk.transforms.Create;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import redis.clients.jedis.Jedis;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -81,10 +74,6 @@ public final class CommentsFixture implements AutoCloseable {
 
     Path root = context.dir("comments-index");
     KeySchema schema = KeySchema.describe(client, SampleComments.TABLE, SampleComments.GSI);
-    List<IndexEntry> entries = new ArrayList<>(comments.size());
-    for (Map<String, AttributeValue> c : comments) {
-      entries.add(ItemKeys.extract(schema, c).entry());
-    }
     RedisServer redis = context.redis();
     long buildTime = System.currentTimeMillis();
     WriteRedisSortedSets redisSink = WriteRedisSortedSets.to(redis.uri()).withSchema(schema);
@@ -95,15 +84,8 @@ public final class CommentsFixture implements AutoCloseable {
     try (Jedis j = redis.client()) {
       redisBefore = usedMemory(j);
     }
-    Pipeline p = Pipeline.create(PipelineOptionsFactory.fromArgs(Sizes.Runner.DIRECT.options().toArray(String[]::new))
-        .create());
-    p.apply("Loaded comments", Create.of(entries).withCoder(IndexEntryCoder.of()))
-        .apply("Build index", buildIndex);
     started = System.nanoTime();
-    PipelineResult.State state = p.run().waitUntilFinish();
-    if (state != PipelineResult.State.DONE) {
-      throw new IllegalStateException("the comments index build ended in state " + state);
-    }
+    LoadedItemsBuild.run(schema, comments, buildIndex, "comments");
     BuildInfo build = BuildInfo.read(new IndexLayout(root).build(buildIndex.buildId()).resolve(IndexLayout.BUILD_INFO));
     if (build.counts().entries() != items || build.counts().tieRuns() == 0
         || build.counts().tieRunsUnresolved() != 0) {

@@ -18,17 +18,12 @@ import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageReader;
 import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.transforms.BuildIndex;
-import io.pagemark.transforms.order.IndexEntryCoder;
 import io.pagemark.transforms.sink.file.WriteIndexFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.beam.sdk.Pipeline;
-import org.apache.beam.sdk.PipelineResult;
-import org.apache.beam.sdk.options.PipelineOptionsFactory;
-import org.apache.beam.sdk.transforms.Create;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
@@ -189,19 +184,9 @@ final class MarkerCosts implements Bench {
 
   private static void buildFiles(KeySchema schema, io.pagemark.dynamo.DynamoConnection connection,
       List<Map<String, AttributeValue>> comments, Path root) throws Exception {
-    List<IndexEntry> entries = new ArrayList<>(comments.size());
-    for (Map<String, AttributeValue> c : comments) {
-      entries.add(ItemKeys.extract(schema, c).entry());
-    }
     BuildIndex buildIndex = BuildIndex.of(schema).withTieResolution(connection)
         .withSink(WriteIndexFiles.to(root.toString())).withKeepBuilds(1);
-    buildIndex = buildIndex.withBuild(buildIndex.buildId(), System.currentTimeMillis());
-    Pipeline p = Pipeline.create(
-        PipelineOptionsFactory.fromArgs(Sizes.Runner.DIRECT.options().toArray(String[]::new)).create());
-    p.apply("Loaded comments", Create.of(entries).withCoder(IndexEntryCoder.of())).apply("Build index", buildIndex);
-    PipelineResult.State state = p.run().waitUntilFinish();
-    if (state != PipelineResult.State.DONE) {
-      throw new IllegalStateException("the comments index build ended in state " + state);
-    }
+    LoadedItemsBuild.run(schema, comments, buildIndex.withBuild(buildIndex.buildId(), System.currentTimeMillis()),
+        "comments");
   }
 }

@@ -1,7 +1,5 @@
 package io.pagemark.bench;
 
-import io.pagemark.dynamo.IndexEntry;
-import io.pagemark.dynamo.ItemKeys;
 import io.pagemark.dynamo.KeySchema;
 import io.pagemark.key.KeyValue;
 import io.pagemark.lookup.Index;
@@ -12,7 +10,6 @@ import io.pagemark.lookup.UnionCursor;
 import io.pagemark.lookup.UnionPage;
 import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.transforms.BuildIndex;
-import io.pagemark.transforms.order.IndexEntryCoder;
 import io.pagemark.transforms.sink.file.WriteIndexFiles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -24,10 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.apache.beam.sdk.Pipeline;
-import org.apache.beam.sdk.PipelineResult;
-import org.apache.beam.sdk.options.PipelineOptionsFactory;
-import org.apache.beam.sdk.transforms.Create;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
@@ -152,20 +145,10 @@ final class UnionPagesBench implements Bench {
   private static void build(DynamoDbClient client, io.pagemark.dynamo.DynamoConnection connection,
       List<Map<String, AttributeValue>> comments, Path root) throws Exception {
     KeySchema schema = KeySchema.describe(client, TABLE, GSI);
-    List<IndexEntry> entries = new ArrayList<>(comments.size());
-    for (Map<String, AttributeValue> c : comments) {
-      entries.add(ItemKeys.extract(schema, c).entry());
-    }
     BuildIndex buildIndex = BuildIndex.of(schema).withTieResolution(connection)
         .withSink(WriteIndexFiles.to(root.toString())).withKeepBuilds(1);
-    buildIndex = buildIndex.withBuild(buildIndex.buildId(), System.currentTimeMillis());
-    Pipeline p = Pipeline.create(
-        PipelineOptionsFactory.fromArgs(Sizes.Runner.DIRECT.options().toArray(String[]::new)).create());
-    p.apply("Loaded ratings", Create.of(entries).withCoder(IndexEntryCoder.of())).apply("Build index", buildIndex);
-    PipelineResult.State state = p.run().waitUntilFinish();
-    if (state != PipelineResult.State.DONE) {
-      throw new IllegalStateException("the ratings index build ended in state " + state);
-    }
+    LoadedItemsBuild.run(schema, comments, buildIndex.withBuild(buildIndex.buildId(), System.currentTimeMillis()),
+        "ratings");
   }
 
   /**
