@@ -1,9 +1,9 @@
 package io.pagemark.format.markers;
 
 import io.pagemark.dynamo.DynamoConnection;
+import io.pagemark.format.SpecParameters;
 import java.io.Serializable;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
+import java.util.Map;
 
 /**
  * Where page markers live: {@code dynamodb://TABLE/MARKER_INDEX[?endpoint=URL][&region=R][&stats=STATS_TABLE]}, the
@@ -59,18 +59,13 @@ public record MarkerSpec(String table, String markerIndex, String statsTable, Dy
     String endpoint = null;
     String region = null;
     String stats = null;
-    if (q >= 0) {
-      for (String pair : spec.substring(q + 1).split("&")) {
-        int eq = pair.indexOf('=');
-        String name = eq < 0 ? pair : pair.substring(0, eq);
-        String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-        switch (name) {
-          case "endpoint" -> endpoint = value;
-          case "region" -> region = value;
-          case "stats" -> stats = value;
-          default -> throw new IllegalArgumentException(
-              "unknown parameter \"" + name + "\" in \"" + spec + "\"; expected " + USAGE);
-        }
+    for (Map.Entry<String, String> p : SpecParameters.of(spec).entrySet()) {
+      switch (p.getKey()) {
+        case "endpoint" -> endpoint = p.getValue();
+        case "region" -> region = p.getValue();
+        case "stats" -> stats = p.getValue();
+        default -> throw new IllegalArgumentException(
+            "unknown parameter \"" + p.getKey() + "\" in \"" + spec + "\"; expected " + USAGE);
       }
     }
     return new MarkerSpec(parts[0], parts[1], stats, new DynamoConnection(endpoint, region));

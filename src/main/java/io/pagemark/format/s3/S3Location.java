@@ -1,8 +1,8 @@
 package io.pagemark.format.s3;
 
 import io.pagemark.dynamo.DynamoConnection;
+import io.pagemark.format.SpecParameters;
 import java.io.Serializable;
-import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -56,17 +56,12 @@ public record S3Location(String bucket, String prefix, String endpoint, String r
     String prefix = slash < 0 ? "" : path.substring(slash + 1);
     String endpoint = null;
     String region = null;
-    if (q >= 0) {
-      for (String pair : spec.substring(q + 1).split("&")) {
-        int eq = pair.indexOf('=');
-        String name = eq < 0 ? pair : pair.substring(0, eq);
-        String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-        switch (name) {
-          case "endpoint" -> endpoint = value;
-          case "region" -> region = value;
-          default -> throw new IllegalArgumentException("\"" + spec + "\": an S3 index takes ?endpoint=URL and"
-              + " &region=R, not \"" + name + "\"");
-        }
+    for (Map.Entry<String, String> p : SpecParameters.of(spec).entrySet()) {
+      switch (p.getKey()) {
+        case "endpoint" -> endpoint = p.getValue();
+        case "region" -> region = p.getValue();
+        default -> throw new IllegalArgumentException("\"" + spec + "\": an S3 index takes ?endpoint=URL and"
+            + " &region=R, not \"" + p.getKey() + "\"");
       }
     }
     if (prefix.contains("//") || prefix.startsWith("/")) {
