@@ -99,13 +99,17 @@ public record DynamoConnection(String endpoint, String region) implements Serial
   }
 
   /**
-   * Sets up any synchronous AWS client builder the same way: region, the URL-connection HTTP client, credentials
-   * ({@link #credentialsFor}) and the endpoint, if any.
+   * Sets up any synchronous AWS client builder the same way: region, the URL-connection HTTP client made retryable
+   * ({@link RetryableTransport}), credentials ({@link #credentialsFor}), the endpoint, if any, and
+   * {@link #retryPolicy}. The SDK's default of at most three retries is not enough for S3 or Kinesis either: the JDK
+   * keeps up to five idle connections per host, and a server that closed them all would use up the retries on dead
+   * connections.
    */
   public static <B extends AwsClientBuilder<B, ?> & SdkSyncClientBuilder<B, ?>> B configure(
       B builder, String endpoint, String region) {
     builder.region(Region.of(region)).credentialsProvider(credentialsFor(endpoint));
-    builder.httpClient(UrlConnectionHttpClient.create());
+    builder.httpClient(new RetryableTransport(UrlConnectionHttpClient.create()));
+    builder.overrideConfiguration(c -> c.retryPolicy(retryPolicy(() -> {})));
     if (endpoint != null) {
       builder.endpointOverride(URI.create(endpoint));
     }
