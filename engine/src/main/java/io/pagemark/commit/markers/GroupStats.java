@@ -61,13 +61,14 @@ public final class GroupStats {
         return;
       }
       Map<String, String> names = new HashMap<>(Map.of("#n", MarkerConfig.COUNT, "#g", MarkerConfig.GROUP,
-          "#v", MarkerConfig.STATS_VERSION, "#k", stats.partitionKey()));
+          "#v", MarkerConfig.STATS_VERSION));
       Map<String, AttributeValue> values = new HashMap<>(Map.of(":n", AttributeValue.fromN(Long.toString(entries)),
           ":g", ItemKeys.attributeValue(group)));
       String condition;
       if (old.isEmpty()) {
         values.put(":v", AttributeValue.fromN("1"));
         condition = "attribute_not_exists(#k)";
+        names.put("#k", stats.partitionKey());
       } else {
         long version = Long.parseLong(old.get(MarkerConfig.STATS_VERSION).n());
         values.put(":v", AttributeValue.fromN(Long.toString(version + 1)));

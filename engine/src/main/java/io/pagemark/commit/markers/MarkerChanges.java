@@ -201,7 +201,7 @@ public final class MarkerChanges {
   /** The STATS update, conditioned on the version read, so that two appliers of one group cannot both count. */
   private TransactWriteItem statsUpdate(KeyValue group, Stats stats, long count, AttributeValue newest) {
     Map<String, String> names = new HashMap<>(Map.of("#n", MarkerConfig.COUNT, "#g", MarkerConfig.GROUP,
-        "#v", MarkerConfig.STATS_VERSION, "#w", NEWEST, "#k", statsItems.partitionKey()));
+        "#v", MarkerConfig.STATS_VERSION, "#w", NEWEST));
     Map<String, AttributeValue> values = new HashMap<>(Map.of(":n", AttributeValue.fromN(Long.toString(count)),
         ":g", ItemKeys.attributeValue(group), ":v", AttributeValue.fromN(Long.toString(stats.version() + 1))));
     String set = "SET #n = :n, #g = :g, #v = :v";
@@ -214,6 +214,7 @@ public final class MarkerChanges {
     String condition;
     if (stats.version() == 0) {
       condition = "attribute_not_exists(#k)"; // no item at all: never an item of the table's own (statsKey)
+      names.put("#k", statsItems.partitionKey());
     } else {
       condition = "#v = :old";
       values.put(":old", AttributeValue.fromN(Long.toString(stats.version())));
