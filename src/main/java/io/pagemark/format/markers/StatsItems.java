@@ -4,7 +4,6 @@ import io.pagemark.key.KeyValue;
 import java.io.Serializable;
 import java.util.Base64;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -149,11 +148,6 @@ public final class StatsItems implements Serializable {
           .expressionAttributeValues(Map.of(":prefix", AttributeValue.fromS(prefix + "#")));
     }
     return b;
-  }
-
-  /** The names a STATS item's key attributes take in expressions. */
-  public List<String> keyAttributes() {
-    return sortKey == null ? List.of(partitionKey) : List.of(partitionKey, sortKey);
   }
 
   @Override

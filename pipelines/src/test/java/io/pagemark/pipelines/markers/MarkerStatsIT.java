@@ -42,7 +42,7 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
  * STATS items of page markers against DynamoDB Local: with {@code --statsKey} they live in the table itself, where no
  * GSI holds them (never pages, never marked) and the reader finds them through {@code ?statsKey=}; {@code --statsKey}
  * beside {@code --statsTable} is a usage error; a rebuild deletes the STATS item of a group whose items all went, and
- * the reader then says there is no such group.
+ * the reader then says there is no such group; {@code markers remove} deletes them and leaves the table.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(DynamoDbLocalExtension.class)
@@ -142,6 +142,17 @@ class MarkerStatsIT {
       assertThat(index.groups(), containsInAnyOrder(KeyValue.ofString("a"), KeyValue.ofString("../x")));
     }
     assertEveryPageIsTheWalks(spec, List.of("a", "../x"));
+
+    // markers remove takes the markers and the STATS items off, and leaves the table and its items.
+    long before = client.scanPaginator(b -> b.tableName(TABLE)).items().stream().count();
+    Result removed = pagemark("markers", "remove", "--index=" + spec);
+    assertThat(removed.err(), removed.code(), is(0));
+    assertThat(removed.out(), containsString("the configuration and STATS items _pm#... in it deleted"));
+    assertThat(statsItems().size(), is(0));
+    assertThat(client.scanPaginator(b -> b.tableName(TABLE)).items().stream()
+        .filter(it -> it.containsKey("pm_page")).count(), is(0L));
+    assertThat("the user's items stay", client.scanPaginator(b -> b.tableName(TABLE)).items().stream().count(),
+        is(before - groups.size()));
   }
 
   private void assertEveryPageIsTheWalks(String spec, List<String> which) throws Exception {
