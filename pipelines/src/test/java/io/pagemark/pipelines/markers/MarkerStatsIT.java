@@ -7,6 +7,14 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.pagemark.change.IndexChange;
+import io.pagemark.change.Version;
+import io.pagemark.commit.markers.MarkerChanges;
+import io.pagemark.commit.markers.MarkerTables;
+import io.pagemark.dynamo.ItemKeys;
+import io.pagemark.dynamo.KeySchema;
+import io.pagemark.format.markers.MarkerSpec;
+import io.pagemark.format.markers.StatsItems;
 import io.pagemark.key.KeyValue;
 import io.pagemark.lookup.GroupNotFoundException;
 import io.pagemark.lookup.Index;
@@ -40,7 +48,8 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
 /**
  * STATS items of page markers against DynamoDB Local: with {@code --statsKey} they live in the table itself, where no
- * GSI holds them (never pages, never marked) and the reader finds them through {@code ?statsKey=}; {@code --statsKey}
+ * GSI holds them (never pages, never marked), the reader finds them through {@code ?statsKey=} and the stream's
+ * applier keeps them current; {@code --statsKey}
  * beside {@code --statsTable} is a usage error; a rebuild deletes the STATS item of a group whose items all went, and
  * the reader then says there is no such group; {@code markers remove} deletes them and leaves the table.
  */
@@ -127,6 +136,21 @@ class MarkerStatsIT {
     IOException elsewhere = assertThrows(IOException.class,
         () -> Indexes.open("dynamodb://" + TABLE + "/byNumber-markers?endpoint=" + local.endpoint()));
     assertThat(elsewhere.getMessage(), containsString("run pagemark markers build"));
+
+    // The stream's applier keeps the STATS items in the table current: a new newest item and a middle insert.
+    MarkerSpec where = MarkerSpec.parse(spec);
+    MarkerChanges changes = new MarkerChanges(client, MarkerTables.read(client, where), StatsItems.of(client, where));
+    KeySchema schema = KeySchema.describe(client, TABLE, "byNumber");
+    for (int num : new int[] {100, 1}) {
+      Map<String, AttributeValue> it = new HashMap<>(Map.of("PK", AttributeValue.fromS("new" + num),
+          "SK", AttributeValue.fromS("x"), "PK2", AttributeValue.fromS("a"), "NUM", AttributeValue.fromN("" + num)));
+      client.putItem(b -> b.tableName(TABLE).item(it));
+      MarkerChanges.Outcome o = changes.apply(KeyValue.ofString("a"), List.of(new IndexChange(KeyValue.ofString("a"),
+          List.of(KeyValue.ofString("new" + num), KeyValue.ofString("x")), new Version(num, "" + num), null,
+          ItemKeys.extract(schema, it).entry().keys())));
+      assertThat("a new newest item is one transaction", o.newest(), is(num == 100));
+    }
+    assertEveryPageIsTheWalks(spec, List.of("a"));
 
     // Every item of group b goes; the next build deletes its STATS item.
     client.scanPaginator(b -> b.tableName(TABLE)).items().stream()
