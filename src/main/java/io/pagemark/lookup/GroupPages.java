@@ -168,13 +168,69 @@ public final class GroupPages implements AutoCloseable {
     return new Expected(startKey(at == p ? r : file.record(at)), true);
   }
 
+  /**
+   * An entry of the group: its key as an exclusive start key would hold it (every key attribute by name, the group
+   * key first) and its ascending rank.
+   */
+  public record Entry(Map<String, KeyValue> key, long rank) {}
+
+  /**
+   * The entries a read of the whole group in {@code order} returns at positions {@code position} to
+   * {@code position + n - 1} (0-based; fewer at the group's end, none from {@link #count()} on), each with its
+   * ascending rank. Both orders follow DynamoDB's, equal sort keys included, where the index knows DynamoDB's order of
+   * them; inside a run it was not told, the ascending order reversed stands in for the descending one.
+   *
+   * @throws NullPointerException if {@code order} is null
+   * @throws IllegalArgumentException if {@code position} is negative or {@code n} is below 1
+   * @throws GroupRepublishedException if the store replaced the group while this read it (open it again)
+   * @throws IOException if the store cannot be read or holds a damaged record
+   */
+  public List<Entry> entries(long position, int n, Order order) throws IOException {
+    Objects.requireNonNull(order, "order");
+    if (position < 0 || n < 1) {
+      throw new IllegalArgumentException("entries from position " + position + ", " + n + " of them: the position"
+          + " must be at least 0 and the number at least 1");
+    }
+    if (position >= count()) {
+      return List.of();
+    }
+    if (paged != null) {
+      return paged.entries(position, n, order);
+    }
+    List<Entry> entries = new ArrayList<>();
+    long end = Math.min(count(), position + n);
+    for (long q = position; q < end; q++) {
+      long rank = order == Order.ASC ? q : RankedReads.ascendingAt(file, q);
+      entries.add(new Entry(startKey(file.record(rank)), rank));
+    }
+    return entries;
+  }
+
+  /**
+   * The position at which a read of the whole group in {@code order} returns the entry with these stored key values
+   * (the sort key first, then the table's other key attributes, as {@link #attributes()} lists them), or -1 when the
+   * group holds no such entry.
+   *
+   * @throws NullPointerException if {@code keys} or {@code order} is null
+   * @throws GroupRepublishedException if the store replaced the group while this read it (open it again)
+   * @throws IOException if the store cannot be read or holds a damaged record
+   */
+  public long positionOf(List<KeyValue> keys, Order order) throws IOException {
+    Objects.requireNonNull(keys, "keys");
+    Objects.requireNonNull(order, "order");
+    if (keys.size() != attributes().size() || count() == 0) {
+      return -1;
+    }
+    return paged != null ? paged.positionOf(keys, order) : RankedReads.positionOf(file, keys, order);
+  }
+
   /** The ranked records these pages read: what a union of groups selects on. */
   RankedGroup records() {
     return records("a union of groups");
   }
 
-  /** The attributes of a record, the sort key first. */
-  List<io.pagemark.format.KeyAttribute> attributes() {
+  /** The key attributes of an entry but the group key: the sort key first, then the table's other key attributes. */
+  public List<io.pagemark.format.KeyAttribute> attributes() {
     return file != null ? file.attributes() : paged.attributes();
   }
 

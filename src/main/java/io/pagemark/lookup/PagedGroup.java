@@ -42,6 +42,22 @@ public interface PagedGroup extends AutoCloseable {
   Start startAt(long position, Order order) throws IOException;
 
   /**
+   * The entries a read of the group in {@code order} returns at positions {@code position} to
+   * {@code position + n - 1} (fewer at the group's end), each with its ascending rank, read from the store itself.
+   *
+   * @throws IOException if the store cannot be read or lacks a page start it should hold
+   */
+  List<GroupPages.Entry> entries(long position, int n, Order order) throws IOException;
+
+  /**
+   * The position at which a read of the group in {@code order} returns the entry with these stored key values (the
+   * sort key first), or -1 when the group holds no such entry.
+   *
+   * @throws IOException if the store cannot be read
+   */
+  long positionOf(List<KeyValue> keys, Order order) throws IOException;
+
+  /**
    * A Query from {@code exclusiveStartKey} (null: the group's start) that drops {@code skip} items reaches the
    * position asked for.
    */

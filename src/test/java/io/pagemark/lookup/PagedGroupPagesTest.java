@@ -57,7 +57,32 @@ class PagedGroupPagesTest {
     }
 
     @Override
+    public List<GroupPages.Entry> entries(long position, int n, Order order) {
+      asked.add("entries " + position + " " + n + " " + order);
+      return List.of(new GroupPages.Entry(Map.of("SK", KeyValue.ofString("at" + position)), 44 - position));
+    }
+
+    @Override
+    public long positionOf(List<KeyValue> keys, Order order) {
+      asked.add("positionOf " + keys + " " + order);
+      return 7;
+    }
+
+    @Override
     public void close() {}
+  }
+
+  @Test
+  void entriesAndPositionsComeFromTheStoreWithinTheGroup() throws Exception {
+    Starts starts = new Starts();
+    try (GroupPages pages = new GroupPages(starts)) {
+      assertThat(pages.entries(40, 10, Order.DESC).get(0).rank(), is(4L));
+      assertThat(pages.entries(45, 1, Order.ASC), is(List.of()));
+      assertThat(pages.positionOf(List.of(KeyValue.ofString("x")), Order.ASC), is(7L));
+      assertThat("keys of another shape name no entry", pages.positionOf(List.of(), Order.ASC), is(-1L));
+      assertThat(starts.asked, is(List.of("entries 40 10 DESC", "positionOf [{\"S\":\"x\"}] ASC")));
+      assertThrows(IllegalArgumentException.class, () -> pages.entries(-1, 1, Order.ASC));
+    }
   }
 
   @Test

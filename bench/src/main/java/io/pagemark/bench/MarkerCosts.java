@@ -1,5 +1,6 @@
 package io.pagemark.bench;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pagemark.change.IndexChange;
 import io.pagemark.change.Version;
 import io.pagemark.commit.markers.GroupMarkers;
@@ -11,14 +12,20 @@ import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.markers.MarkerConfig;
 import io.pagemark.format.markers.MarkerSpec;
 import io.pagemark.key.KeyValue;
+import io.pagemark.lookup.GroupPages;
 import io.pagemark.lookup.Index;
 import io.pagemark.lookup.Indexes;
 import io.pagemark.lookup.ItemPage;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageReader;
 import io.pagemark.pipelines.demo.SampleComments;
+import io.pagemark.server.resp.RespServer;
 import io.pagemark.transforms.BuildIndex;
 import io.pagemark.transforms.sink.file.WriteIndexFiles;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -67,7 +74,8 @@ final class MarkerCosts implements Bench {
     List<String> names = new ArrayList<>(List.of(
         readName("DynamoDB requests, markers vs file index"),
         readName("read capacity, markers vs file index"),
-        readName("read capacity, markers vs cursor walk")));
+        readName("read capacity, markers vs cursor walk"),
+        readName("DynamoDB requests of its start through pagemark resp (ZREVRANGE key r r) vs the library's")));
     for (String where : List.of("newest end", "middle", "oldest end")) {
       names.add(changeName(where, sizes));
     }
@@ -120,6 +128,7 @@ final class MarkerCosts implements Bench {
           "file index", f.readCapacity(), "RCU", note + "; consumed capacity as DynamoDB Local reports it"));
       context.report(new Figure(readName("read capacity, markers vs cursor walk"), m.readCapacity(), "RCU",
           "cursor walk from page 1", w.readCapacity(), "RCU", note + "; the walk: " + page + " Queries of " + SIZE));
+      viaResp(context, client, markers, where + "?endpoint=" + dynamo.endpoint(), page, walked, note);
     }
 
     MarkerChanges changes = new MarkerChanges(client, config, where.statsTable());
@@ -131,6 +140,58 @@ final class MarkerCosts implements Bench {
     change(context, sizes, client, schema, changes, "newest end", null, newest);
     change(context, sizes, client, schema, changes, "middle", ascending.get(ascending.size() / 2), null);
     change(context, sizes, client, schema, changes, "oldest end", ascending.get(0), null);
+  }
+
+  /**
+   * The page's start through {@code pagemark resp} serving the markers (in this JVM, so its requests are counted):
+   * {@code ZREVRANGE key r r} names the item before the page, against the library's page start; a Query from that
+   * item must read the page the walk read.
+   */
+  private static void viaResp(Context context, DynamoDbClient client, Index markers, String spec, long page,
+      List<Map<String, AttributeValue>> walked, String note) throws Exception {
+    CapacityMeter.start();
+    try (GroupPages g = markers.group(GROUP)) {
+      g.pageStart(page, SIZE, Order.DESC);
+    }
+    CapacityMeter.Reading library = CapacityMeter.stop();
+    long rank = (page - 1) * SIZE - 1;
+    String member;
+    try (RespServer server = RespServer.start(RespServer.Options.of(spec).withPort(0).withThreads(1));
+        Socket socket = new Socket("127.0.0.1", server.port())) {
+      socket.setSoTimeout(60_000);
+      String r = Long.toString(rank);
+      String request = "*4\r\n$9\r\nZREVRANGE\r\n$" + GROUP.length() + "\r\n" + GROUP + "\r\n$" + r.length()
+          + "\r\n" + r + "\r\n$" + r.length() + "\r\n" + r + "\r\n";
+      CapacityMeter.start();
+      socket.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
+      BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+      String header = in.readLine();
+      if (!"*1".equals(header)) {
+        throw new IllegalStateException("pagemark resp answered " + header + " to ZREVRANGE " + GROUP + " " + r);
+      }
+      in.readLine(); // the member's length
+      member = in.readLine();
+    }
+    CapacityMeter.Reading resp = CapacityMeter.stop();
+    Map<String, AttributeValue> from = new HashMap<>();
+    new ObjectMapper().readTree(member).fields().forEachRemaining(e -> {
+      String type = e.getValue().fieldNames().next();
+      String value = e.getValue().get(type).asText();
+      from.put(e.getKey(), type.equals("N") ? AttributeValue.fromN(value) : AttributeValue.fromS(value));
+    });
+    List<Map<String, AttributeValue>> items = client.query(b -> b.tableName(TABLE).indexName(GSI)
+        .keyConditionExpression("PK2 = :g").expressionAttributeValues(Map.of(":g", AttributeValue.fromS(GROUP)))
+        .scanIndexForward(false).limit(SIZE).exclusiveStartKey(from)).items();
+    if (!items.equals(walked)) {
+      throw new IllegalStateException("the page from pagemark resp's ZREVRANGE " + GROUP + " " + rank + " " + rank
+          + " is not the walk's page " + page);
+    }
+    context.report(new Figure(readName("DynamoDB requests of its start through pagemark resp (ZREVRANGE key r r)"
+        + " vs the library's"), resp.requests(), "requests", "the library's page start (GroupPages.pageStart)",
+        library.requests(), "requests", note + "; resp: STATS GetItem, marker Query, and a GSI Query from the"
+            + " marker to the item before the page (" + String.format("%.1f", resp.readCapacity()) + " RCU, the"
+            + " library " + String.format("%.1f", library.readCapacity()) + " RCU, which leaves that last step to"
+            + " the page's own Query)"));
   }
 
   /** Makes one change as a user would, then keeps the markers current; reports both writes' capacity. */

@@ -4,6 +4,7 @@ import io.pagemark.dynamo.ItemKeys;
 import io.pagemark.format.KeyAttribute;
 import io.pagemark.format.markers.MarkerConfig;
 import io.pagemark.key.KeyValue;
+import io.pagemark.lookup.GroupPages;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PagedGroup;
 import java.io.IOException;
@@ -121,6 +122,35 @@ final class MarkerGroup implements PagedGroup {
     return new Start(null, position);
   }
 
+  @Override
+  public List<GroupPages.Entry> entries(long position, int n, Order order) throws IOException {
+    if (position < 0 || position >= count || n < 1) {
+      return List.of();
+    }
+    try {
+      return new MarkerEntries(this, client, config, group, count).entries(position, n, order);
+    } catch (SdkException e) {
+      throw new IOException("cannot read group " + group + " from " + config.schema().table() + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public long positionOf(List<KeyValue> keys, Order order) throws IOException {
+    try {
+      return new MarkerEntries(this, client, config, group, count).positionOf(keys, order);
+    } catch (SdkException e) {
+      throw new IOException("cannot read group " + group + " from " + config.schema().table() + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  /** The marker item of ascending page {@code k} (its keys and the GSI's sort key), or null when it is missing. */
+  Map<String, AttributeValue> marker(long k) {
+    QueryResponse r = client.query(markers("= :k", k, 1));
+    return r.items().isEmpty() ? null : r.items().get(0);
+  }
+
   private QueryRequest markers(String condition, long k, int limit) {
     return QueryRequest.builder()
         .tableName(config.schema().table())
@@ -133,7 +163,7 @@ final class MarkerGroup implements PagedGroup {
         .build();
   }
 
-  private Map<String, KeyValue> startKey(Map<String, AttributeValue> item) throws IOException {
+  Map<String, KeyValue> startKey(Map<String, AttributeValue> item) throws IOException {
     Map<String, KeyValue> key = new LinkedHashMap<>();
     key.put(groupAttribute(), group);
     for (KeyAttribute a : attributes()) {

@@ -3,6 +3,7 @@ package io.pagemark.lookup.markers;
 import io.pagemark.dynamo.ItemKeys;
 import io.pagemark.format.markers.MarkerConfig;
 import io.pagemark.format.markers.MarkerSpec;
+import io.pagemark.format.markers.StatsItems;
 import io.pagemark.key.KeyType;
 import io.pagemark.key.KeyValue;
 import io.pagemark.lookup.GroupNotFoundException;
@@ -13,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -29,11 +29,13 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
  */
 final class MarkerIndex implements Index {
   private final MarkerSpec spec;
+  private final StatsItems stats;
   private final MarkerConfig config;
   private final DynamoDbClient client;
 
-  private MarkerIndex(MarkerSpec spec, MarkerConfig config, DynamoDbClient client) {
+  private MarkerIndex(MarkerSpec spec, StatsItems stats, MarkerConfig config, DynamoDbClient client) {
     this.spec = spec;
+    this.stats = stats;
     this.config = config;
     this.client = client;
   }
@@ -42,17 +44,20 @@ final class MarkerIndex implements Index {
     DynamoDbClient client = spec.connection().client();
     try {
       GetItemResponse r;
+      StatsItems stats;
       try {
-        r = client.getItem(b -> b.tableName(spec.statsTable()).consistentRead(true)
-            .key(Map.of(MarkerConfig.KEY, AttributeValue.fromB(SdkBytes.fromByteArray(MarkerConfig.CONFIG_KEY)))));
+        stats = StatsItems.of(client, spec);
+        r = client.getItem(b -> b.tableName(stats.table()).consistentRead(true).key(stats.configKey()));
       } catch (ResourceNotFoundException e) {
-        throw new IOException("no page markers at " + spec + ": its stats table " + spec.statsTable()
-            + " does not exist; run pagemark markers build --table=" + spec.table() + " --markerIndex="
-            + spec.markerIndex() + " ...", e);
+        throw new IOException("no page markers at " + spec.withStatsKey() + ": " + (spec.statsKey() == null
+            ? "its stats table " + spec.statsTable() : "its table " + spec.table()) + " does not exist; run"
+            + " pagemark markers build --table=" + spec.table() + " --markerIndex=" + spec.markerIndex() + " ...", e);
+      } catch (IllegalArgumentException e) {
+        throw new IOException("page markers at " + spec.withStatsKey() + ": " + e.getMessage(), e);
       }
       if (!r.hasItem() || r.item().isEmpty()) {
-        throw new IOException("no page markers at " + spec + ": the stats table " + spec.statsTable()
-            + " holds no configuration; run pagemark markers build for it");
+        throw new IOException("no page markers at " + spec.withStatsKey() + ": the " + stats
+            + " hold no configuration; run pagemark markers build for it");
       }
       MarkerConfig config;
       try {
@@ -68,7 +73,7 @@ final class MarkerIndex implements Index {
         throw new IOException("page markers are kept current in place: " + spec + " holds build "
             + config.buildId() + " only, not " + buildId);
       }
-      return new MarkerIndex(spec, config, client);
+      return new MarkerIndex(spec, stats, config, client);
     } catch (IOException | RuntimeException e) {
       client.close();
       if (e instanceof SdkException) {
@@ -97,16 +102,15 @@ final class MarkerIndex implements Index {
     }
     GetItemResponse r;
     try {
-      r = client.getItem(b -> b.tableName(spec.statsTable()).consistentRead(true)
-          .key(Map.of(MarkerConfig.KEY, AttributeValue.fromB(MarkerConfig.statsKey(key)))));
+      r = client.getItem(b -> b.tableName(stats.table()).consistentRead(true).key(stats.statsKey(key)));
     } catch (SdkException e) {
-      throw new IOException("cannot read the STATS item of group " + key + " from " + spec.statsTable() + ": "
+      throw new IOException("cannot read the STATS item of group " + key + " from the " + stats + ": "
           + e.getMessage(), e);
     }
     long count = r.hasItem() && r.item().containsKey(MarkerConfig.COUNT)
         ? Long.parseLong(r.item().get(MarkerConfig.COUNT).n()) : 0;
     if (count == 0) {
-      throw new GroupNotFoundException("group " + key + " has no items in " + spec);
+      throw new GroupNotFoundException("no such group " + key + " in " + spec + ": it has no items");
     }
     return new GroupPages(new MarkerGroup(client, config, key, count));
   }
@@ -127,7 +131,7 @@ final class MarkerIndex implements Index {
     Map<String, AttributeValue> from = null;
     try {
       do {
-        ScanRequest.Builder b = ScanRequest.builder().tableName(spec.statsTable()).consistentRead(true);
+        ScanRequest.Builder b = stats.scan();
         if (from != null) {
           b.exclusiveStartKey(from);
         }

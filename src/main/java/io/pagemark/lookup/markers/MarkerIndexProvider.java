@@ -7,8 +7,8 @@ import java.io.IOException;
 
 /**
  * Opens page markers kept inside DynamoDB by {@code pagemark markers build}:
- * {@code dynamodb://TABLE/MARKER_INDEX[?endpoint=URL][&region=R][&stats=STATS_TABLE]}. Such an index answers the
- * pages of the one size the markers were built for. Found by {@link java.util.ServiceLoader}; applications call
+ * {@code dynamodb://TABLE/MARKER_INDEX[?endpoint=URL][&region=R][&stats=STATS_TABLE | &statsKey=PREFIX]}. Such an
+ * index answers the pages of the one size the markers were built for. Found by {@link java.util.ServiceLoader}; applications call
  * {@link io.pagemark.lookup.Indexes#open(String)}. Stateless and thread-safe.
  */
 public final class MarkerIndexProvider implements IndexProvider {

@@ -4,6 +4,7 @@ import io.pagemark.dynamo.ItemKeys;
 import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.IndexRecord;
 import io.pagemark.format.markers.MarkerConfig;
+import io.pagemark.format.markers.StatsItems;
 import io.pagemark.key.KeyValue;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,8 +15,6 @@ import java.util.Objects;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
  * Puts one group's page markers where its order says they belong, and its STATS item: marker k on the item that
@@ -33,18 +32,29 @@ public final class GroupMarkers {
   private final DynamoDbClient client;
   private final MarkerConfig config;
   private final KeySchema schema;
-  private final String statsTable;
+  private final GroupStats stats;
 
   /**
-   * Writes through {@code client} the markers {@code config} describes, and the STATS items in {@code statsTable}.
+   * Writes through {@code client} the markers {@code config} describes, and the STATS items where {@code stats}
+   * says.
+   *
+   * @throws NullPointerException if any argument is null
+   */
+  public GroupMarkers(DynamoDbClient client, MarkerConfig config, StatsItems stats) {
+    this.client = Objects.requireNonNull(client, "client");
+    this.config = Objects.requireNonNull(config, "config");
+    this.stats = new GroupStats(client, config, stats);
+    this.schema = config.schema();
+  }
+
+  /**
+   * Writes through {@code client} the markers {@code config} describes, and the STATS items in the stats table
+   * {@code statsTable}.
    *
    * @throws NullPointerException if any argument is null
    */
   public GroupMarkers(DynamoDbClient client, MarkerConfig config, String statsTable) {
-    this.client = Objects.requireNonNull(client, "client");
-    this.config = Objects.requireNonNull(config, "config");
-    this.statsTable = Objects.requireNonNull(statsTable, "statsTable");
-    this.schema = config.schema();
+    this(client, config, StatsItems.inStatsTable(statsTable));
   }
 
   /**
@@ -79,7 +89,7 @@ public final class GroupMarkers {
       stamped += a.stamped;
       removed += a.removed;
       if (a.conflicts == 0 || attempt == ATTEMPTS) {
-        writeStats(group, entries);
+        stats.write(group, entries);
         return new Outcome(entries, stamped, removed, rereads, a.conflicts);
       }
       wanted = null;
@@ -183,24 +193,5 @@ public final class GroupMarkers {
       }
     }
     return a;
-  }
-
-  /** Writes the group's STATS item unless it already says as much. */
-  private void writeStats(KeyValue group, long entries) {
-    Map<String, AttributeValue> key = Map.of(MarkerConfig.KEY, AttributeValue.fromB(MarkerConfig.statsKey(group)));
-    GetItemResponse r = client.getItem(b -> b.tableName(statsTable).key(key).consistentRead(true));
-    Map<String, AttributeValue> old = r.hasItem() ? r.item() : Map.of();
-    if (old.containsKey(MarkerConfig.COUNT) && Long.parseLong(old.get(MarkerConfig.COUNT).n()) == entries) {
-      return;
-    }
-    long version = old.containsKey(MarkerConfig.STATS_VERSION)
-        ? Long.parseLong(old.get(MarkerConfig.STATS_VERSION).n()) : 0;
-    client.updateItem(UpdateItemRequest.builder().tableName(statsTable).key(key)
-        .updateExpression("SET #n = :n, #g = :g, #v = :v")
-        .expressionAttributeNames(Map.of("#n", MarkerConfig.COUNT, "#g", MarkerConfig.GROUP,
-            "#v", MarkerConfig.STATS_VERSION))
-        .expressionAttributeValues(Map.of(":n", AttributeValue.fromN(Long.toString(entries)),
-            ":g", ItemKeys.attributeValue(group), ":v", AttributeValue.fromN(Long.toString(version + 1))))
-        .build());
   }
 }

@@ -4,6 +4,7 @@ import io.pagemark.change.IndexChange;
 import io.pagemark.dynamo.ItemKeys;
 import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.markers.MarkerConfig;
+import io.pagemark.format.markers.StatsItems;
 import io.pagemark.key.KeyValue;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -44,18 +45,29 @@ public final class MarkerChanges {
   private final DynamoDbClient client;
   private final MarkerConfig config;
   private final KeySchema schema;
+  private final StatsItems statsItems;
   private final String statsTable;
 
   /**
-   * Keeps the markers {@code config} describes, with their STATS items in {@code statsTable}.
+   * Keeps the markers {@code config} describes, with their STATS items where {@code stats} says.
+   *
+   * @throws NullPointerException if any argument is null
+   */
+  public MarkerChanges(DynamoDbClient client, MarkerConfig config, StatsItems stats) {
+    this.client = Objects.requireNonNull(client, "client");
+    this.config = Objects.requireNonNull(config, "config");
+    this.schema = config.schema();
+    this.statsItems = Objects.requireNonNull(stats, "stats");
+    this.statsTable = stats.table();
+  }
+
+  /**
+   * Keeps the markers {@code config} describes, with their STATS items in the stats table {@code statsTable}.
    *
    * @throws NullPointerException if any argument is null
    */
   public MarkerChanges(DynamoDbClient client, MarkerConfig config, String statsTable) {
-    this.client = Objects.requireNonNull(client, "client");
-    this.config = Objects.requireNonNull(config, "config");
-    this.schema = config.schema();
-    this.statsTable = Objects.requireNonNull(statsTable, "statsTable");
+    this(client, config, StatsItems.inStatsTable(Objects.requireNonNull(statsTable, "statsTable")));
   }
 
   /**
@@ -101,7 +113,7 @@ public final class MarkerChanges {
   private record Stats(long count, long version, AttributeValue newest) {}
 
   private Map<String, AttributeValue> statsKey(KeyValue group) {
-    return Map.of(MarkerConfig.KEY, AttributeValue.fromB(MarkerConfig.statsKey(group)));
+    return statsItems.statsKey(group);
   }
 
   private Stats readStats(KeyValue group) {
@@ -201,7 +213,8 @@ public final class MarkerChanges {
     }
     String condition;
     if (stats.version() == 0) {
-      condition = "attribute_not_exists(#v)";
+      condition = "attribute_not_exists(#k)"; // no item at all: never an item of the table's own (statsKey)
+      names.put("#k", statsItems.partitionKey());
     } else {
       condition = "#v = :old";
       values.put(":old", AttributeValue.fromN(Long.toString(stats.version())));

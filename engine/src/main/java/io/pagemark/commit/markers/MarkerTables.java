@@ -4,11 +4,12 @@ import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.KeyAttribute;
 import io.pagemark.format.markers.MarkerConfig;
 import io.pagemark.format.markers.MarkerSpec;
+import io.pagemark.format.markers.StatsItems;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -50,17 +51,33 @@ public final class MarkerTables {
   public static MarkerConfig prepare(DynamoDbClient client, MarkerSpec spec, KeySchema schema,
       String markerAttribute, int pageSize, boolean createIndex, String buildId) {
     MarkerConfig wanted = new MarkerConfig(schema, spec.markerIndex(), markerAttribute, pageSize, buildId);
-    ensureStatsTable(client, spec.statsTable());
-    MarkerConfig config = writeConfig(client, spec, wanted);
+    StatsItems stats = StatsItems.of(client, spec);
+    if (stats.inTable()) {
+      if (StatsItems.ATTRIBUTES.contains(schema.groupAttribute())) {
+        throw new IllegalArgumentException("the GSI's group key " + schema.groupAttribute() + " is an attribute of"
+            + " the STATS items, which the GSI would then hold: keep them in a stats table (--statsTable)");
+      }
+    } else {
+      ensureStatsTable(client, spec.statsTable());
+    }
+    MarkerConfig config = writeConfig(client, spec, stats, wanted);
     ensureMarkerIndex(client, config, createIndex);
     return config;
   }
 
-  /** The configuration of existing markers, or null when the stats table holds none. */
+  /** The configuration of existing markers, or null when there is none. */
   public static MarkerConfig read(DynamoDbClient client, MarkerSpec spec) {
+    try {
+      return read(client, StatsItems.of(client, spec));
+    } catch (ResourceNotFoundException e) {
+      return null;
+    }
+  }
+
+  private static MarkerConfig read(DynamoDbClient client, StatsItems stats) {
     GetItemResponse r;
     try {
-      r = client.getItem(b -> b.tableName(spec.statsTable()).consistentRead(true).key(configKey()));
+      r = client.getItem(b -> b.tableName(stats.table()).consistentRead(true).key(stats.configKey()));
     } catch (ResourceNotFoundException e) {
       return null;
     }
@@ -68,11 +85,17 @@ public final class MarkerTables {
   }
 
   /**
-   * Takes every marker off the table and deletes the stats table; the marker index stays (empty, it costs nothing).
-   * Returns the number of markers taken off.
+   * Takes every marker off the table and deletes the stats table (with {@code statsKey}: the configuration and STATS
+   * items in the table); the marker index stays (empty, it costs nothing). Returns the number of markers taken off.
    */
   public static long remove(DynamoDbClient client, MarkerSpec spec) {
-    MarkerConfig config = read(client, spec);
+    StatsItems stats;
+    try {
+      stats = StatsItems.of(client, spec);
+    } catch (ResourceNotFoundException e) {
+      return 0;
+    }
+    MarkerConfig config = read(client, stats);
     if (config == null) {
       return 0;
     }
@@ -96,13 +119,29 @@ public final class MarkerTables {
       }
       from = s.hasLastEvaluatedKey() && !s.lastEvaluatedKey().isEmpty() ? s.lastEvaluatedKey() : null;
     } while (from != null);
-    client.deleteTable(b -> b.tableName(spec.statsTable()));
-    client.waiter().waitUntilTableNotExists(b -> b.tableName(spec.statsTable()));
+    if (!stats.inTable()) {
+      client.deleteTable(b -> b.tableName(spec.statsTable()));
+      client.waiter().waitUntilTableNotExists(b -> b.tableName(spec.statsTable()));
+      return removed;
+    }
+    from = null;
+    do { // the STATS items first, the configuration item last: a removal cut short can be run again
+      ScanRequest.Builder b = stats.scan();
+      if (from != null) {
+        b.exclusiveStartKey(from);
+      }
+      ScanResponse s = client.scan(b.build());
+      for (Map<String, AttributeValue> item : s.items()) {
+        Map<String, AttributeValue> key = new HashMap<>(item);
+        key.keySet().retainAll(stats.configKey().keySet());
+        if (!key.equals(stats.configKey())) {
+          client.deleteItem(d -> d.tableName(stats.table()).key(key));
+        }
+      }
+      from = s.hasLastEvaluatedKey() && !s.lastEvaluatedKey().isEmpty() ? s.lastEvaluatedKey() : null;
+    } while (from != null);
+    client.deleteItem(d -> d.tableName(stats.table()).key(stats.configKey()));
     return removed;
-  }
-
-  private static Map<String, AttributeValue> configKey() {
-    return Map.of(MarkerConfig.KEY, AttributeValue.fromB(SdkBytes.fromByteArray(MarkerConfig.CONFIG_KEY)));
   }
 
   private static void ensureStatsTable(DynamoDbClient client, String name) {
@@ -117,15 +156,17 @@ public final class MarkerTables {
     client.waiter().waitUntilTableExists(b -> b.tableName(name));
   }
 
-  private static MarkerConfig writeConfig(DynamoDbClient client, MarkerSpec spec, MarkerConfig wanted) {
-    MarkerConfig existing = read(client, spec);
+  private static MarkerConfig writeConfig(DynamoDbClient client, MarkerSpec spec, StatsItems stats,
+      MarkerConfig wanted) {
+    MarkerConfig existing = read(client, stats);
     if (existing == null) {
       try {
-        client.putItem(b -> b.tableName(spec.statsTable()).item(wanted.toItem())
-            .conditionExpression("attribute_not_exists(#g)").expressionAttributeNames(Map.of("#g", MarkerConfig.KEY)));
+        client.putItem(b -> b.tableName(stats.table()).item(stats.configItem(wanted))
+            .conditionExpression("attribute_not_exists(#g)")
+            .expressionAttributeNames(Map.of("#g", stats.partitionKey())));
         return wanted;
       } catch (ConditionalCheckFailedException e) {
-        existing = read(client, spec); // another build got there first: check its settings as below
+        existing = read(client, stats); // another build got there first: check its settings as below
       }
     }
     if (!existing.schema().equals(wanted.schema()) || existing.pageSize() != wanted.pageSize()

@@ -65,7 +65,11 @@ public final class MarkersBuildCommand implements Callable<Integer>, BeamOptions
     try {
       connection = new DynamoConnection(o.getDynamoEndpoint(), o.getAwsRegion() == null ? null : o.getAwsRegion().id());
       String markerIndex = o.getMarkerIndex() != null ? o.getMarkerIndex() : o.getGsi() + "-markers";
-      where = new MarkerSpec(o.getTable(), markerIndex, o.getStatsTable(), connection);
+      if (o.getStatsTable() != null && o.getStatsKey() != null) {
+        throw new IllegalArgumentException("--statsTable and --statsKey are exclusive: the STATS items go into a"
+            + " stats table or into the table itself, not both; give one of the two");
+      }
+      where = new MarkerSpec(o.getTable(), markerIndex, o.getStatsTable(), o.getStatsKey(), connection);
       if (!o.getMarkerAttribute().matches("[A-Za-z_][A-Za-z0-9_.-]{0,250}")) {
         throw new IllegalArgumentException("--markerAttribute \"" + o.getMarkerAttribute()
             + "\" is not an attribute name this command takes (a letter or '_', then letters, digits, '_.-')");
@@ -91,10 +95,12 @@ public final class MarkersBuildCommand implements Callable<Integer>, BeamOptions
       Map<String, Long> c = run(o, backfill);
       long conflicts = c.getOrDefault("markerConflicts", 0L);
       out.printf("pagemark markers build: %s for pages of %d: %,d groups, %,d items scanned, %,d markers written,"
-              + " %,d taken off, %,d groups read again as they changed since the scan, %,d conflicting writes left%n",
-          where, config.pageSize(), c.getOrDefault("groupsWritten", 0L), c.getOrDefault("itemsRead", 0L),
-          c.getOrDefault("markersWritten", 0L), c.getOrDefault("markersRemoved", 0L),
-          c.getOrDefault("groupsReadAgain", 0L), conflicts);
+              + " %,d taken off, %,d groups read again as they changed since the scan, %,d conflicting writes left,"
+              + " %,d STATS items of groups with no items left removed%n",
+          where.withStatsKey(), config.pageSize(), c.getOrDefault("groupsWritten", 0L),
+          c.getOrDefault("itemsRead", 0L), c.getOrDefault("markersWritten", 0L),
+          c.getOrDefault("markersRemoved", 0L), c.getOrDefault("groupsReadAgain", 0L), conflicts,
+          c.getOrDefault("statsRemoved", 0L));
       if (conflicts > 0) {
         err.println("pagemark markers build: some items kept changing while their groups were placed; run the"
             + " build again (it writes only what differs)");

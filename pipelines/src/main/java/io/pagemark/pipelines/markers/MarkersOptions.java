@@ -43,6 +43,13 @@ public interface MarkersOptions extends AwsOptions {
 
   void setStatsTable(String value);
 
+  @Description("Keep the configuration and STATS items in the table itself, under partition keys that begin with"
+      + " PREFIX# (the table's partition key must be a string, and none of your items' keys may begin so); read"
+      + " them with dynamodb://TABLE/MARKER_INDEX?statsKey=PREFIX. Not with --statsTable.")
+  String getStatsKey();
+
+  void setStatsKey(String value);
+
   @Description("Create the marker index with UpdateTable when the table lacks it (DynamoDB fills it from the"
       + " whole table).")
   @Default.Boolean(false)

@@ -45,8 +45,9 @@ public final class MarkersRemoveCommand implements Callable<Integer> {
     }
     try (DynamoDbClient client = where.connection().client()) {
       long removed = MarkerTables.remove(client, where);
-      out.printf("pagemark markers remove: %,d markers taken off %s; stats table %s deleted%n", removed,
-          where.table(), where.statsTable());
+      out.printf("pagemark markers remove: %,d markers taken off %s; %s deleted%n", removed, where.table(),
+          where.statsKey() == null ? "stats table " + where.statsTable()
+              : "the configuration and STATS items " + where.statsKey() + "#... in it");
       return ExitCode.OK;
     } catch (IllegalArgumentException | SdkException e) {
       err.println("pagemark markers remove: " + Cli.rootMessage(e));

@@ -1,6 +1,7 @@
 package io.pagemark.pipelines.resp;
 
 import io.pagemark.dynamo.DynamoConnection;
+import io.pagemark.format.markers.MarkerSpec;
 import io.pagemark.lookup.UnionCursor;
 import io.pagemark.pipelines.cli.Cli;
 import io.pagemark.pipelines.cli.CursorSecretOption;
@@ -19,7 +20,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code pagemark resp}: serves a file index over the Redis protocol ({@link RespServer}) until SIGTERM or SIGINT,
+ * {@code pagemark resp}: serves an index (a file index, or page markers inside DynamoDB) over the Redis protocol ({@link RespServer}) until SIGTERM or SIGINT,
  * which drain it (the JVM then exits with the signal's status, 143 or 130). Prints one line once it listens, with the
  * port (also when {@code --port=0} let the system choose). Exit codes: 1 when it cannot start, 2 for a usage error.
  *
@@ -29,14 +30,15 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "resp",
-    description = "Serves a file index over the Redis protocol: each group is a sorted set whose members are the items'"
+    description = "Serves an index over the Redis protocol: each group is a sorted set whose members are the items'"
         + " exclusive start keys (DynamoDB JSON) and whose scores are their ascending ranks. With --wal, ZADD and ZREM"
         + " stage changes in the index's write-ahead log and PM.COMMIT merges them. Runs until SIGTERM or SIGINT.")
 public final class RespCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(names = "--index", required = true, paramLabel = "DIR",
-      description = "The file index to serve: the directory pagemark backfill --output wrote.")
+      description = "The index to serve: the directory pagemark backfill --output wrote, or page markers inside"
+          + " DynamoDB (dynamodb://TABLE/MARKER_INDEX, read-only; see --dynamoEndpoint).")
   String index;
 
   @Option(names = "--port", paramLabel = "PORT", defaultValue = "6380",
@@ -62,11 +64,13 @@ public final class RespCommand implements Callable<Integer> {
 
   @Option(names = "--dynamoEndpoint", paramLabel = "URL",
       description = "With --wal: PM.COMMIT learns DynamoDB's order of the runs of equal sort keys that changes touch"
-          + " from this endpoint (e.g. http://127.0.0.1:8000 for DynamoDB Local), as pagemark commit does.")
+          + " from this endpoint (e.g. http://127.0.0.1:8000 for DynamoDB Local), as pagemark commit does. With a"
+          + " dynamodb:// index: where its table is, unless the spec names an endpoint=.")
   String dynamoEndpoint;
 
   @Option(names = "--awsRegion", paramLabel = "R",
-      description = "With --wal: AWS region of those Queries (default: the AWS chain's, else us-east-1).")
+      description = "With --wal or a dynamodb:// index: AWS region of those Queries (default: the AWS chain's, else"
+          + " us-east-1).")
   String awsRegion;
 
   @Mixin CursorSecretOption secret;
@@ -113,10 +117,11 @@ public final class RespCommand implements Callable<Integer> {
     // SIGTERM and SIGINT run the hook, which drains; the JVM then exits with the signal's status (143, 130)
     Thread hook = new Thread(server::close, "pagemark-resp-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
-    out.printf("pagemark resp: serving build %s of %s (%,d groups, %,d entries) on %s:%d with %d threads, %s%n",
-        server.buildId(), options.index(), server.groups(), server.entries(), options.bind(), server.port(),
-        options.threads(), options.wal() == null ? "read-only" : "ZADD/ZREM to the write-ahead log of "
-            + options.wal());
+    long entries = server.entries();
+    out.printf("pagemark resp: serving build %s of %s (%,d groups, %s entries) on %s:%d with %d threads, %s%n",
+        server.buildId(), index, server.groups(), entries < 0 ? "live" : String.format("%,d", entries),
+        options.bind(), server.port(), options.threads(), options.wal() == null ? "read-only"
+            : "ZADD/ZREM to the write-ahead log of " + options.wal());
     out.flush();
     if (randomCursors) {
       err.println("pagemark resp: no --cursorSecretFile or " + CursorSecretOption.ENV + ": PM.UPAGE's cursors are"
@@ -137,7 +142,8 @@ public final class RespCommand implements Callable<Integer> {
   }
 
   private RespServer.Options options() {
-    RespServer.Options o = RespServer.Options.of(index)
+    boolean markers = MarkerSpec.accepts(index);
+    RespServer.Options o = RespServer.Options.of(MarkerSpec.withConnection(index, dynamoEndpoint, awsRegion))
         .withPort((int) Cli.inRange(spec, "--port", port, 0, 65535))
         .withBind(bind)
         .withMaxClients((int) Cli.inRange(spec, "--maxClients", maxClients, 1, 1_000_000));
@@ -152,9 +158,10 @@ public final class RespCommand implements Callable<Integer> {
     if (threads != null) {
       o = o.withThreads((int) Cli.inRange(spec, "--threads", threads, 1, 64));
     }
-    if (dynamoEndpoint != null || awsRegion != null) {
+    if ((dynamoEndpoint != null || awsRegion != null) && !markers) {
       if (wal == null) {
-        throw Cli.usageError(spec, "--dynamoEndpoint and --awsRegion are for commits; they need --wal");
+        throw Cli.usageError(spec, "--dynamoEndpoint and --awsRegion are for commits or a dynamodb:// index; they"
+            + " need --wal or --index=dynamodb://TABLE/MARKER_INDEX");
       }
       try {
         o = o.withTieResolution(new DynamoConnection(dynamoEndpoint, awsRegion));

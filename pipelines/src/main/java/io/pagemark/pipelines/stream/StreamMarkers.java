@@ -18,7 +18,8 @@ final class StreamMarkers {
    */
   static MarkerSpec spec(String value, DynamoConnection dynamo, KeySchema schema) {
     MarkerSpec parsed = MarkerSpec.parse(value);
-    MarkerSpec spec = new MarkerSpec(parsed.table(), parsed.markerIndex(), parsed.statsTable(), dynamo);
+    MarkerSpec spec = new MarkerSpec(parsed.table(), parsed.markerIndex(),
+        parsed.statsKey() == null ? parsed.statsTable() : null, parsed.statsKey(), dynamo);
     MarkerConfig config;
     try (DynamoDbClient c = dynamo.client()) {
       config = MarkerTables.read(c, spec);

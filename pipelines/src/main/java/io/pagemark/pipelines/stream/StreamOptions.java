@@ -25,8 +25,8 @@ public interface StreamOptions extends AwsOptions, RedisOptions {
 
   void setOutput(String value);
 
-  @Description("Page markers to keep current: dynamodb://TABLE/MARKER_INDEX[?stats=STATS_TABLE] (built by pagemark"
-      + " markers build; endpoint and region are --dynamoEndpoint's and --awsRegion's).")
+  @Description("Page markers to keep current: dynamodb://TABLE/MARKER_INDEX[?stats=STATS_TABLE | ?statsKey=PREFIX]"
+      + " (built by pagemark markers build; endpoint and region are --dynamoEndpoint's and --awsRegion's).")
   String getMarkers();
 
   void setMarkers(String value);

@@ -3,6 +3,7 @@ package io.pagemark.pipelines.markers;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.lessThanOrEqualTo;
 
@@ -11,6 +12,7 @@ import io.pagemark.change.Version;
 import io.pagemark.commit.markers.GroupMarkers;
 import io.pagemark.commit.markers.MarkerChanges;
 import io.pagemark.commit.markers.MarkerTables;
+import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.dynamo.ItemKeys;
 import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.markers.MarkerConfig;
@@ -35,14 +37,20 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /**
  * Keeping page markers current after changes, against DynamoDB Local: after random inserts, deletes and sort key
  * moves (ties and replays included) every page of the group in both orders equals DynamoDB's cursor walk; a new newest
  * item is one transaction; a change at the oldest end of a long group rewrites its markers in transactions of at most
- * 100 actions.
+ * 100 actions; a transaction DynamoDB cancels because a concurrent write changed an item under it is retried, and
+ * every page stays exact.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(DynamoDbLocalExtension.class)
@@ -181,6 +189,56 @@ class MarkerChangesIT {
     assertThat(o.transactions(), is(3));
     assertThat(o.largest(), is(MarkerChanges.MAX_ACTIONS));
     assertEveryPageIsTheWalks(group, "after deleting the oldest item");
+  }
+
+  /**
+   * A user's delete races the stream's transaction: just before the stream's first TransactWriteItems of a rewrite
+   * reaches DynamoDB Local, the item of its first action is deleted (through another client). DynamoDB cancels the
+   * transaction, and the applier backs off, reads the group again and writes what the table now calls for.
+   */
+  @Test
+  void aTransactionCancelledByAConcurrentWriteIsRetriedAndEveryPageStaysExact() throws Exception {
+    String group = "race";
+    List<Map<String, AttributeValue>> items = new ArrayList<>();
+    for (int i = 0; i < 23; i++) {
+      items.add(item(group, String.format("r%04d", i), 10 + i / 3)); // runs of three equal sort keys
+    }
+    SampleComments.load(client, TABLE, items, 1, null);
+    new GroupMarkers(client, config(), where.statsTable()).rewrite(KeyValue.ofString(group));
+    List<String> raced = new ArrayList<>();
+    List<String> cancellations = new ArrayList<>();
+    ExecutionInterceptor racer = new ExecutionInterceptor() {
+      @Override
+      public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+        if (context.request() instanceof TransactWriteItemsRequest t && raced.isEmpty()) {
+          Map<String, AttributeValue> key = t.transactItems().get(0).update().key();
+          client.deleteItem(b -> b.tableName(TABLE).key(key)); // the user's own client
+          raced.add(key.get("PK").s());
+        }
+      }
+
+      @Override
+      public void onExecutionFailure(Context.FailedExecution context, ExecutionAttributes attributes) {
+        if (context.exception() instanceof TransactionCanceledException e) {
+          e.cancellationReasons().forEach(r -> cancellations.add(String.valueOf(r.code())));
+        }
+      }
+    };
+    try (DynamoDbClient streams = DynamoConnection.configure(DynamoDbClient.builder(), local.endpoint(),
+        DynamoConnection.DEFAULT_REGION).overrideConfiguration(o -> o.addExecutionInterceptor(racer)).build()) {
+      // an insert in the middle: every later marker moves, in one transaction
+      Map<String, AttributeValue> middle = item(group, "r9999", 12);
+      client.putItem(b -> b.tableName(TABLE).item(middle));
+      MarkerChanges.Outcome o = new MarkerChanges(streams, config(), where.statsTable())
+          .apply(KeyValue.ofString(group), List.of(change(group, null, middle)));
+      assertThat("the racing delete happened", raced.size(), is(1));
+      assertThat("DynamoDB cancelled the transaction: " + cancellations, cancellations,
+          hasItem("ConditionalCheckFailed"));
+      assertThat(o.retries(), greaterThan(0));
+    }
+    assertThat(client.getItem(b -> b.tableName(TABLE).key(Map.of("PK", AttributeValue.fromS(raced.get(0)),
+        "SK", AttributeValue.fromS("x")))).hasItem(), is(false));
+    assertEveryPageIsTheWalks(group, "after the cancelled transaction was retried");
   }
 
   private MarkerConfig config() {

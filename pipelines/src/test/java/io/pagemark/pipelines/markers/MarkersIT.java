@@ -1,6 +1,7 @@
 package io.pagemark.pipelines.markers;
 
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
@@ -21,10 +22,13 @@ import io.pagemark.lookup.ItemPage;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageOutOfRangeException;
 import io.pagemark.lookup.PageReader;
+import io.pagemark.lookup.PageStart;
 import io.pagemark.pipelines.Main;
 import io.pagemark.pipelines.PageWalk;
 import io.pagemark.pipelines.TrickyTable;
 import io.pagemark.pipelines.demo.SampleComments;
+import io.pagemark.pipelines.resp.RespClients;
+import io.pagemark.server.resp.RespServer;
 import io.pagemark.testing.DynamoDbLocal;
 import io.pagemark.testing.DynamoDbLocalExtension;
 import java.io.ByteArrayOutputStream;
@@ -44,6 +48,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.resps.Tuple;
+import redis.clients.jedis.util.SafeEncoder;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -51,6 +59,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * Page markers inside DynamoDB against DynamoDB Local: every page of every group of the tricky table, in both orders,
  * read through {@code dynamodb://TABLE/MARKER_INDEX}, equals DynamoDB's own cursor walk; a second build writes
  * nothing; an item a user changes while its group is placed keeps the user's change and lands where DynamoDB puts it;
+ * {@code pagemark resp} serves the markers to a Redis client (Jedis) in both of DynamoDB's orders and refuses writes;
  * {@code markers remove} takes every marker off.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -140,6 +149,82 @@ class MarkersIT {
       assertThat(e.getMessage(), containsString("pages of " + pageSize + " only"));
     }
 
+  }
+
+  @ParameterizedTest(name = "{0}: resp over pages of {2}")
+  @CsvSource({"byString,SK,23,pm_s", "byNumber,NUM,11,pm_n"})
+  void respServesEveryGroupInDynamoDbsOrdersAndRefusesWrites(
+      String gsi, String sortAttribute, int pageSize, String markerAttribute) throws Exception {
+    Result r = built(gsi, pageSize, markerAttribute);
+    assertThat(r.err(), r.code(), is(0));
+    Map<String, Integer> counts = TrickyTable.expectedCounts(items, sortAttribute);
+    try (RespServer server = RespServer.start(RespServer.Options.of(spec(TABLE, gsi)).withPort(0).withThreads(1));
+        Jedis jedis = new Jedis("127.0.0.1", server.port())) {
+      assertThat(jedis.dbSize(), is((long) counts.size()));
+      for (Map.Entry<String, Integer> g : counts.entrySet()) {
+        String group = g.getKey();
+        byte[] key = group.getBytes(StandardCharsets.UTF_8);
+        assertThat(group, jedis.zcard(key), is((long) g.getValue()));
+        List<Map<String, AttributeValue>> up = all(PageWalk.pages(client, TABLE, gsi, group, 1000, true));
+        List<Map<String, AttributeValue>> down = all(PageWalk.pages(client, TABLE, gsi, group, 1000, false));
+        List<String> ascending = PageWalk.keys(up);
+        // Every member in both orders, each scored with its ascending rank, is DynamoDB's order.
+        List<Tuple> asc = jedis.zrangeWithScores(key, 0, -1);
+        List<Tuple> desc = jedis.zrevrangeWithScores(key, 0, -1);
+        assertThat(group, keys(asc), equalTo(ascending));
+        assertThat(group, keys(desc), equalTo(PageWalk.keys(down)));
+        for (int i = 0; i < desc.size(); i++) {
+          assertThat(group + " ascending rank of descending " + i, (int) asc.get(i).getScore(), is(i));
+          assertThat(group + " score of descending " + i, (int) desc.get(i).getScore(),
+              is(ascending.indexOf(keys(List.of(desc.get(i))).get(0))));
+        }
+        // ZRANK, ZREVRANK and ZSCORE of members across the group, runs of equal sort keys included.
+        for (int i = 0; i < asc.size(); i += 17) {
+          byte[] member = asc.get(i).getBinaryElement();
+          assertThat(group + " ZRANK " + i, jedis.zrank(key, member), is((long) i));
+          assertThat(group + " ZSCORE " + i, jedis.zscore(key, member), is((double) i));
+          long d = jedis.zrevrank(key, member);
+          assertThat(group + " ZREVRANK " + i, keys(List.of(desc.get((int) d))).get(0), equalTo(ascending.get(i)));
+        }
+        // The page start through ZRANGE/ZREVRANGE r r, then one Query: DynamoDB's page.
+        for (Order order : Order.values()) {
+          List<List<Map<String, AttributeValue>>> walk =
+              PageWalk.pages(client, TABLE, gsi, group, pageSize, order == Order.ASC);
+          for (int n = 2; n <= walk.size(); n++) {
+            long rank = (long) (n - 1) * pageSize - 1;
+            List<byte[]> m = order == Order.ASC ? jedis.zrange(key, rank, rank) : jedis.zrevrange(key, rank, rank);
+            PageStart start = new PageStart(KeyValue.ofString(group), n, pageSize, order, g.getValue(),
+                walk.size(), RespClients.startKey(new String(m.get(0), StandardCharsets.UTF_8)), 0);
+            assertThat(gsi + " " + group + " page " + n + " " + order,
+                PageWalk.keys(PageWalk.fromStart(client, TABLE, gsi, start)), equalTo(PageWalk.keys(walk.get(n - 1))));
+          }
+        }
+      }
+      assertThat(jedis.zcard("no such group"), is(0L));
+      byte[] member = jedis.zrange("utf".getBytes(StandardCharsets.UTF_8), 0, 0).get(0);
+      JedisDataException refused = assertThrows(JedisDataException.class,
+          () -> jedis.zadd("utf".getBytes(StandardCharsets.UTF_8), 1, member));
+      assertThat(refused.getMessage(), allOf(containsString("dynamodb://" + TABLE + "/" + gsi + "-markers"),
+          containsString("cannot take ZADD, ZREM or PM.COMMIT")));
+      assertThrows(JedisDataException.class, () -> jedis.sendCommand(() -> SafeEncoder.encode("PM.COMMIT")));
+      assertThat("the server keeps serving", jedis.zcard("utf"), is((long) counts.get("utf")));
+    }
+  }
+
+  private static List<Map<String, AttributeValue>> all(List<List<Map<String, AttributeValue>>> pages) {
+    List<Map<String, AttributeValue>> items = new ArrayList<>();
+    pages.forEach(items::addAll);
+    return items;
+  }
+
+  /** Members as the walk's keys ({@code PK|SK}). */
+  private static List<String> keys(List<Tuple> members) throws IOException {
+    List<String> keys = new ArrayList<>();
+    for (Tuple t : members) {
+      Map<String, KeyValue> k = RespClients.startKey(t.getElement());
+      keys.add(k.get("PK").text() + "|" + k.get("SK").text());
+    }
+    return keys;
   }
 
   @Test

@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * installed with redis-server by {@code bin/ensure-redis} when missing, never skipped), and members parsed back into
  * exclusive start keys.
  */
-final class RespClients {
+public final class RespClients {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private RespClients() {}
@@ -112,7 +112,7 @@ final class RespClients {
   }
 
   /** A member (an exclusive start key in DynamoDB JSON) as the lookup library's key map. */
-  static Map<String, KeyValue> startKey(String member) throws IOException {
+  public static Map<String, KeyValue> startKey(String member) throws IOException {
     JsonNode root = JSON.readTree(member);
     Map<String, KeyValue> key = new LinkedHashMap<>();
     for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {

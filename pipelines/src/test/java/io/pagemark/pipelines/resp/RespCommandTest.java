@@ -64,8 +64,12 @@ class RespCommandTest {
     assertUsage(alone("--index=x", "--maxClients=many"),
         "pagemark resp: --maxClients must be a whole number, not \"many\"");
     assertUsage(alone("--index=x", "--dynamoEndpoint=http://127.0.0.1:8000"),
-        "pagemark resp: --dynamoEndpoint and --awsRegion are for commits; they need --wal");
-    assertUsage(alone("--index=redis://127.0.0.1:6379"), "pagemark resp: pagemark resp serves file indexes");
+        "pagemark resp: --dynamoEndpoint and --awsRegion are for commits or a dynamodb:// index; they need --wal");
+    assertUsage(alone("--index=dynamodb://table/markers", "--wal=" + Path.of("x")),
+        "pagemark resp: --wal stages ZADD and ZREM in a file index's write-ahead log; \"dynamodb://table/markers\""
+            + " is not a file index");
+    assertUsage(alone("--index=dynamodb://table"), "pagemark resp: \"dynamodb://table\" names no table and marker"
+        + " index");
   }
 
   @Test

@@ -161,6 +161,7 @@ final class EventLoop implements Runnable {
   /** Runs the complete requests at the start of {@code b[0, limit)} and keeps the rest for later. */
   private void serve(Connection c, byte[] b, int limit) throws IOException {
     refreshBuild();
+    session.groups.newBatch();
     session.client = c;
     out.clear();
     int p = 0;

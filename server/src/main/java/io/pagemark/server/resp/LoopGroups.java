@@ -54,6 +54,24 @@ final class LoopGroups {
     }
   }
 
+  /**
+   * A batch of requests begins: a live index's groups are opened again, so that its counts and page starts are
+   * the store's as it is now (a file build never changes, and its views stay open).
+   */
+  void newBatch() {
+    if (build == null || !build.live() || open.isEmpty()) {
+      return;
+    }
+    for (GroupView v : open.values()) {
+      if (!held.containsKey(v)) {
+        closeQuietly(v);
+      }
+    }
+    open.clear();
+    lastKey = null;
+    lastView = null;
+  }
+
   /** The group a key names in the served build, or null when there is none. */
   GroupView get(byte[] key) throws IOException {
     if (lastKey != null && Arrays.equals(lastKey, key)) {

@@ -21,10 +21,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A Redis-protocol server over a file index: each group is a sorted set whose members are its items' exclusive start
+ * A Redis-protocol server over an index: each group is a sorted set whose members are its items' exclusive start
  * keys and whose scores are their ranks, so any Redis client pages through DynamoDB (see {@code docs/resp.md}).
- * {@link #start} binds, serves the index's current build and switches to each newly published build within
- * {@link Options#POLL_MILLIS} (a reply always comes from one build); {@link #close} drains and stops. Thread-safe.
+ * {@link #start} binds, serves a file index's current build and switches to each newly published build within
+ * {@link Options#POLL_MILLIS} (a reply always comes from one build); an index of another store (page markers inside
+ * DynamoDB, say) is read through the lookup library as it is, read-only. {@link #close} drains and stops. Thread-safe.
  *
  * <pre>{@code
  * try (RespServer server = RespServer.start(RespServer.Options.of("/data/comments-index").withPort(6380))) {
@@ -36,7 +37,7 @@ public final class RespServer implements AutoCloseable {
   /**
    * How a server runs; immutable, with {@code withX} copies.
    *
-   * @param index the file index directory (as {@code --index})
+   * @param index the index (as {@code --index}): a file index's directory, or a spec {@code Indexes.open} takes
    * @param bind the address to listen on
    * @param port the port (0: any free port)
    * @param wal the index directory whose write-ahead log receives ZADD and ZREM, or null to serve read-only
@@ -148,7 +149,8 @@ public final class RespServer implements AutoCloseable {
    * Opens the index's current build, binds and starts serving.
    *
    * @throws java.nio.file.NoSuchFileException when the index directory or its published build is missing
-   * @throws IllegalArgumentException when the index is not a file index or {@code wal} is not its directory
+   * @throws IllegalArgumentException when {@code wal} is not the file index's directory, or is given for another
+   *     store, or the index spec is malformed
    * @throws IOException when the port cannot be bound or the build cannot be read
    */
   public static RespServer start(Options options) throws IOException {
@@ -157,8 +159,12 @@ public final class RespServer implements AutoCloseable {
 
   /** As {@link #start(Options)}, logging failures of the server's threads to {@code log}. */
   public static RespServer start(Options options, PrintStream log) throws IOException {
-    Path root = fileIndexRoot(options.index());
+    Path root = isFileIndex(options.index()) ? fileIndexRoot(options.index()) : null;
     if (options.wal() != null) {
+      if (root == null) {
+        throw new IllegalArgumentException("--wal stages ZADD and ZREM in a file index's write-ahead log; \""
+            + options.index() + "\" is not a file index, and is served read-only (leave --wal out)");
+      }
       Path w = options.wal().toAbsolutePath().normalize();
       Path r = root.toAbsolutePath().normalize();
       if (!w.equals(r) && !w.equals(r.resolve(io.pagemark.wal.Wal.DIR))) {
@@ -166,7 +172,8 @@ public final class RespServer implements AutoCloseable {
             + " folder pagemark stream and pagemark commit use too; it names " + w);
       }
     }
-    ServedBuild first = ServedBuild.open(options.index(), root, new IndexLayout(root).currentBuildId());
+    ServedBuild first = root == null ? ServedBuild.openLive(options.index())
+        : ServedBuild.open(options.index(), root, new IndexLayout(root).currentBuildId());
     ServerSocketChannel listener = ServerSocketChannel.open();
     try {
       listener.setOption(StandardSocketOptions.SO_REUSEADDR, true);
@@ -182,16 +189,19 @@ public final class RespServer implements AutoCloseable {
       l.thread.start();
     }
     s.acceptor.start();
-    s.watcher.scheduleWithFixedDelay(s::poll, Options.POLL_MILLIS, Options.POLL_MILLIS, TimeUnit.MILLISECONDS);
+    if (root != null) {
+      s.watcher.scheduleWithFixedDelay(s::poll, Options.POLL_MILLIS, Options.POLL_MILLIS, TimeUnit.MILLISECONDS);
+    }
     return s;
+  }
+
+  /** Whether an {@code --index} value names a file index (a directory or a {@code file:} URI). */
+  static boolean isFileIndex(String spec) {
+    return !spec.matches("^[A-Za-z][A-Za-z0-9+.-]*:.*") || spec.startsWith("file:");
   }
 
   /** The directory of a file index named by an {@code --index} value. */
   static Path fileIndexRoot(String spec) {
-    if (spec.matches("^[A-Za-z][A-Za-z0-9+.-]*:.*") && !spec.startsWith("file:")) {
-      throw new IllegalArgumentException("pagemark resp serves file indexes (a directory written by pagemark"
-          + " backfill); \"" + spec + "\" names another store");
-    }
     return spec.startsWith("file:") ? Path.of(java.net.URI.create(spec)) : Path.of(spec);
   }
 
@@ -209,12 +219,12 @@ public final class RespServer implements AutoCloseable {
     return current.id();
   }
 
-  /** Groups of the build served now. */
+  /** Groups of the build served now (-1 when another store than files cannot list them). */
   public long groups() {
-    return current.info().counts().groups();
+    return current.groupCount();
   }
 
-  /** Entries of the build served now. */
+  /** Entries of the build served now; -1 for an index of another store than files, which does not count them. */
   public long entries() {
     return current.entries();
   }
@@ -233,6 +243,9 @@ public final class RespServer implements AutoCloseable {
    */
   String refresh() throws IOException {
     synchronized (refreshLock) {
+      if (root == null) {
+        return current.id(); // a live index has one build, kept current in place
+      }
       String id = new IndexLayout(root).currentBuildId();
       ServedBuild was = current;
       if (!id.equals(was.id())) {

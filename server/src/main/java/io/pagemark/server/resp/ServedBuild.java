@@ -6,6 +6,7 @@ import io.pagemark.format.IndexLayout;
 import io.pagemark.format.KeyAttribute;
 import io.pagemark.key.KeyType;
 import io.pagemark.key.KeyValue;
+import io.pagemark.lookup.GroupNotFoundException;
 import io.pagemark.lookup.Index;
 import io.pagemark.lookup.Indexes;
 import java.io.IOException;
@@ -21,14 +22,17 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One published build of a file index, as the server serves it: opened through {@link Indexes#open(String, String)}
- * (its metadata and group list) with the group files read directly ({@link FileGroupView}). Shared by the event
- * loops; a loop that serves it, and every long reply still reading it, holds it, and the last to let go of a build
- * that is no longer current closes it.
+ * One published build of an index, as the server serves it, opened through {@link Indexes#open(String, String)}. A
+ * file index's group files are read directly ({@link FileGroupView}, its metadata from the build's info); an index of
+ * any other store is read through the lookup library ({@link PagesGroupView}) and is <em>live</em>: it answers from
+ * the store as it is when a group is opened, so loops open its groups again for every batch of requests. Shared by the
+ * event loops; a loop that serves it, and every long reply still reading it, holds it, and the last to let go of a
+ * build that is no longer current closes it.
  */
 final class ServedBuild {
   private final String spec;
   private final Index index;
+  /** The build's directory and info; null for a live index of another store. */
   private final Path dir;
   private final BuildInfo info;
   private final List<KeyAttribute> attributes;
@@ -40,7 +44,8 @@ final class ServedBuild {
     this.index = index;
     this.dir = dir;
     this.info = info;
-    this.attributes = info.attributes().stream().map(BuildInfo.Attribute::toKeyAttribute).toList();
+    this.attributes = info == null ? null
+        : info.attributes().stream().map(BuildInfo.Attribute::toKeyAttribute).toList();
   }
 
   /** Opens build {@code id} of the file index at {@code root} ({@code spec} is how the user named it). */
@@ -52,6 +57,33 @@ final class ServedBuild {
     } catch (IOException | RuntimeException e) {
       index.close();
       throw e;
+    }
+  }
+
+  /** Opens an index of a store other than files, live (see the class comment). */
+  static ServedBuild openLive(String spec) throws IOException {
+    return new ServedBuild(spec, Indexes.open(spec), null, null);
+  }
+
+  /** Whether this is a live index of another store, whose groups loops open again for every batch of requests. */
+  boolean live() {
+    return dir == null;
+  }
+
+  /** Whether ZADD, ZREM and PM.COMMIT can stage changes for this index (a file index's write-ahead log). */
+  boolean writable() {
+    return dir != null;
+  }
+
+  /** Groups of the build: the file index's count, or those a live index lists now (-1 when it cannot list them). */
+  long groupCount() {
+    if (info != null) {
+      return info.counts().groups();
+    }
+    try {
+      return groups().size();
+    } catch (IOException | RuntimeException e) {
+      return -1;
     }
   }
 
@@ -67,7 +99,10 @@ final class ServedBuild {
     return index.groupAttribute();
   }
 
-  /** The stored attributes of every entry, the sort key first (what a WAL segment of this index declares). */
+  /**
+   * The stored attributes of every entry, the sort key first (what a WAL segment of this index declares); null for a
+   * live index.
+   */
   List<KeyAttribute> attributes() {
     return attributes;
   }
@@ -103,6 +138,13 @@ final class ServedBuild {
 
   /** Opens a group for one event loop, or returns null when the build has no such group. */
   GroupView open(KeyValue group, FileGroupView.Buffers buffers) throws IOException {
+    if (dir == null) {
+      try {
+        return new PagesGroupView(index.group(group));
+      } catch (GroupNotFoundException e) {
+        return null;
+      }
+    }
     Path file = GroupPaths.resolve(dir, group);
     if (!Files.exists(file)) {
       return null;
@@ -110,13 +152,16 @@ final class ServedBuild {
     return FileGroupView.open(file, group, info::holdsFilesOf, buffers);
   }
 
-  /** Entries of the whole build. */
+  /** Entries of the whole build; -1 for a live index, which does not count them. */
   long entries() {
-    return info.counts().entries();
+    return info == null ? -1 : info.counts().entries();
   }
 
-  /** Every group, in the order {@code SCAN} walks them (read on first use). */
+  /** Every group, in the order {@code SCAN} walks them (read on first use; for a live index, at every call). */
   Groups groups() throws IOException {
+    if (live()) {
+      return Groups.of(index.groups());
+    }
     Groups g = groups;
     if (g == null) {
       synchronized (this) {
@@ -146,7 +191,7 @@ final class ServedBuild {
       try {
         index.close();
       } catch (IOException e) {
-        // a file index holds nothing open; other stores log their own failures
+        // a file index holds nothing open; a live index's client is let go with the process
       }
     }
   }

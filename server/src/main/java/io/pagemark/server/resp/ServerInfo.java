@@ -72,14 +72,15 @@ final class ServerInfo {
 
     ServedBuild b = server.current();
     Map<String, String> k = new LinkedHashMap<>();
-    k.put("db0", "keys=" + b.info().counts().groups() + ",expires=0,avg_ttl=0");
+    long groups = b.groupCount();
+    k.put("db0", "keys=" + Math.max(0, groups) + ",expires=0,avg_ttl=0");
     all.put("Keyspace", k);
 
     Map<String, String> p = new LinkedHashMap<>();
     p.put("index", b.spec());
     p.put("build", b.id());
-    p.put("groups", Long.toString(b.info().counts().groups()));
-    p.put("entries", Long.toString(b.entries()));
+    p.put("groups", groups < 0 ? "unknown" : Long.toString(groups));
+    p.put("entries", b.entries() < 0 ? "unknown" : Long.toString(b.entries()));
     p.put("group_attribute", b.groupAttribute());
     p.put("group_type", b.groupType().name());
     Writes w = server.writes();

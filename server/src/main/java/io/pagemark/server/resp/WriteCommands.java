@@ -74,8 +74,7 @@ final class WriteCommands {
   private static void stage(Session s, byte[] key, List<byte[]> members, boolean add) throws IOException {
     Writes writes = s.server.writes();
     if (writes == null) {
-      s.out.error("ERR this server serves its index read-only; start pagemark resp with --wal=INDEX to accept"
-          + " ZADD, ZREM and PM.COMMIT");
+      s.out.error(readOnly(s.build()));
       return;
     }
     ServedBuild build = s.build();
@@ -133,12 +132,22 @@ final class WriteCommands {
     return sort == null ? List.of(partition) : List.of(partition, sort);
   }
 
+  /** Why this server refuses ZADD, ZREM and PM.COMMIT: read-only, or an index that is not a file index. */
+  static String readOnly(ServedBuild build) {
+    if (!build.writable()) {
+      return "ERR the index " + build.spec() + " cannot take ZADD, ZREM or PM.COMMIT: they stage changes in a file"
+          + " index's write-ahead log, and this index is not a file index; change the items in the DynamoDB table"
+          + " (pagemark stream keeps the index current) and read them here";
+    }
+    return "ERR this server serves its index read-only; start pagemark resp with --wal=INDEX to accept ZADD, ZREM"
+        + " and PM.COMMIT";
+  }
+
   /** {@code PM.COMMIT}: merges the log into a new build, serves it, and says what was applied. */
   static void commit(Session s, byte[][] a) {
     Writes writes = s.server.writes();
     if (writes == null) {
-      s.out.error("ERR this server serves its index read-only; start pagemark resp with --wal=INDEX to accept"
-          + " ZADD, ZREM and PM.COMMIT");
+      s.out.error(readOnly(s.build()));
       return;
     }
     Connection c = s.client;

@@ -5,6 +5,7 @@ import io.pagemark.commit.markers.MarkerChanges;
 import io.pagemark.commit.markers.MarkerTables;
 import io.pagemark.format.markers.MarkerConfig;
 import io.pagemark.format.markers.MarkerSpec;
+import io.pagemark.format.markers.StatsItems;
 import io.pagemark.transforms.sink.file.StreamToWal;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -36,7 +37,7 @@ final class ApplyMarkerChangesFn extends DoFn<KV<String, Iterable<IndexChange>>,
     if (config == null) {
       throw new IllegalStateException("no page markers at " + spec + "; run pagemark markers build first");
     }
-    changes = new MarkerChanges(client, config, spec.statsTable());
+    changes = new MarkerChanges(client, config, StatsItems.of(client, spec));
   }
 
   @ProcessElement

@@ -4,6 +4,7 @@ import io.pagemark.commit.markers.GroupMarkers;
 import io.pagemark.format.IndexRecord;
 import io.pagemark.format.markers.MarkerConfig;
 import io.pagemark.format.markers.MarkerSpec;
+import io.pagemark.format.markers.StatsItems;
 import io.pagemark.key.KeyValue;
 import io.pagemark.transforms.Backfill;
 import io.pagemark.transforms.order.OrderedPart;
@@ -36,7 +37,7 @@ final class WriteGroupMarkersFn extends DoFn<KV<String, Iterable<OrderedPart>>, 
   @Setup
   public void setup() {
     client = spec.connection().client();
-    writer = new GroupMarkers(client, config, spec.statsTable());
+    writer = new GroupMarkers(client, config, StatsItems.of(client, spec));
   }
 
   @ProcessElement

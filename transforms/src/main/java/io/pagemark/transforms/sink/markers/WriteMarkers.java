@@ -35,8 +35,8 @@ import org.apache.beam.sdk.values.TypeDescriptors;
  * Backfill.of(connection, schema).withSink(WriteMarkers.to(spec, config)).withDeadLetterOutput(dir);
  * }</pre>
  *
- * <p>Immutable and serializable. A group is placed by one worker, which holds its keys in memory. Groups a build no
- * longer sees keep their STATS item (their items are gone, and with them their markers).
+ * <p>Immutable and serializable. A group is placed by one worker, which holds its keys in memory. Once every group is
+ * written, the STATS items of groups that have no item left are deleted (their markers went with their items).
  */
 public final class WriteMarkers implements IndexSink {
   private static final long serialVersionUID = 1L;
@@ -91,6 +91,8 @@ public final class WriteMarkers implements IndexSink {
             .apply("Write markers", ParDo.of(new WriteGroupMarkersFn(spec, config)))
             .setCoder(SerializableCoder.of(MarkerCounts.class))
             .apply("Add up", Combine.globally(WriteMarkers::sum))
+            .setCoder(SerializableCoder.of(MarkerCounts.class))
+            .apply("Remove STATS of groups with no items", ParDo.of(new RemoveVanishedStatsFn(spec, config)))
             .setCoder(SerializableCoder.of(MarkerCounts.class))
             .apply("Published", MapElements.into(TypeDescriptor.of(Published.class))
                 .via(c -> new Published(describe(), config.buildId(), c.groups(), c.entries(), c.summary())));
