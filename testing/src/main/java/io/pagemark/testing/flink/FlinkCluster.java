@@ -289,6 +289,43 @@ public final class FlinkCluster implements LocalService {
     return alive.size();
   }
 
+  /**
+   * Kills TaskManager {@code n} (from 1) with SIGKILL, as the kernel's OOM killer or a lost machine would, and returns
+   * once it has exited. Its jobs' tasks fail; {@link #restartTaskManager} brings it back.
+   *
+   * @throws IllegalStateException if that TaskManager is not running
+   */
+  public void killTaskManager(int n) throws IOException {
+    ProcessHandle tm = process(taskManagerPids.get(n - 1), FlinkJvm.TASK_MANAGER_MAIN)
+        .orElseThrow(() -> new IllegalStateException("TaskManager " + n + " of " + this + " is not running"));
+    tm.destroyForcibly();
+    try {
+      tm.onExit().get(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IOException("TaskManager " + n + " (pid " + tm.pid() + ") did not exit after SIGKILL", e);
+    }
+  }
+
+  /**
+   * Starts TaskManager {@code n} (from 1) again, with the cluster's configuration, after it died; returns the cluster
+   * with its new process (saved in the state folder, so {@link #stop()} stops it) once the JobManager lists it.
+   */
+  public FlinkCluster restartTaskManager(int n) throws IOException {
+    FlinkClusterFiles files = FlinkClusterFiles.existing(dir, restAddress);
+    Path lib = FlinkJvm.lib();
+    Process tm = FlinkJvm.launch(lib, files, "taskmanager-" + n,
+        FlinkJvm.resourceParams(lib, files, "GET_TM_RESOURCE_PARAMS"), FlinkJvm.TASK_MANAGER_MAIN);
+    List<Long> tms = new ArrayList<>(taskManagerPids);
+    tms.set(n - 1, tm.pid());
+    FlinkCluster restarted = with(jobManagerPid, tms);
+    restarted.save();
+    int before = ClusterOverview.of(restAddress).taskManagers();
+    // the dead TaskManager may still be listed until its heartbeats fail: wait for one more than that, or all
+    restarted.await(restAddress, o -> o.taskManagers() > before || o.taskManagers() == spec.taskManagers(),
+        "TaskManager " + n + " registered again", files);
+    return restarted;
+  }
+
   boolean anyAlive() {
     Status s = status();
     return s.jobManagerAlive() || s.taskManagersAlive() > 0;
