@@ -6,7 +6,7 @@ import java.util.Locale;
 
 /**
  * What Flink's checkpoints cost the stream: its lag to durable (a change's creation in DynamoDB to its WAL segment)
- * at 50 and then 500 writes per second, p50 and p95, on Flink inside the benchmark's JVM ({@code [local]},
+ * at 50 and then 500 writes per second asked (the note says what the writer reached), p50 and p95, on Flink inside the benchmark's JVM ({@code [local]},
  * parallelism 2) with checkpoints every {@value #CHECKPOINT_SECONDS} s against the same stream with checkpoints off,
  * the baseline, measured in the same run ({@link StreamLagBenchmark} for each, one stream per variant).
  */
@@ -30,7 +30,7 @@ final class StreamCheckpointLag implements Bench {
   }
 
   static String name(int rate, String quantile) {
-    return "stream lag to durable " + quantile + " at " + rate + " writes/s, Flink checkpoints on (vs off)";
+    return "stream lag to durable " + quantile + ", " + rate + " writes/s asked, Flink checkpoints on (vs off)";
   }
 
   @Override

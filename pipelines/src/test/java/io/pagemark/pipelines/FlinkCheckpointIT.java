@@ -62,11 +62,18 @@ class FlinkCheckpointIT {
         Files.isRegularFile(jar), is(true));
     long seed = Long.getLong("pagemark.test.seed", System.nanoTime());
     long t = System.nanoTime();
-    FlinkCluster cluster = FlinkCluster.start(dir.resolve("cluster"), FlinkCluster.Spec.of(2), System.err);
+    // the cluster starts while the table, the stream and the empty index are made
+    java.util.concurrent.CompletableFuture<FlinkCluster> starting = java.util.concurrent.CompletableFuture.supplyAsync(
+        () -> {
+          try {
+            return FlinkCluster.start(dir.resolve("cluster"), FlinkCluster.Spec.of(2), System.err);
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        });
+    FlinkCluster cluster = null;
     Process run = null;
     try (DynamoDbClient c = local.client()) {
-      String rest = cluster.restAddress();
-      phase("cluster up", t);
       Path index = dir.resolve("index");
       kinesalite.createStream(TABLE, 2);
       StreamTable.create(c, TABLE);
@@ -77,6 +84,9 @@ class FlinkCheckpointIT {
       try (Relay relay = Relay.start(local.connection(), TABLE,
           new KinesisConnection(kinesalite.endpoint(), kinesalite.region()), TABLE, new Relay.Options(0.1, 30, seed))) {
         writer.write(60);
+        cluster = starting.get(3, TimeUnit.MINUTES);
+        String rest = cluster.restAddress();
+        phase("table, index and cluster ready", t);
         Path log = dir.resolve("flink-run.log");
         String checkpoints = dir.resolve("checkpoints").toUri().toString();
         run = flinkRun(cluster, jar, log, "--stream=" + TABLE, "--kinesisEndpoint=" + kinesalite.endpoint(),
@@ -144,7 +154,12 @@ class FlinkCheckpointIT {
       if (run != null && run.isAlive()) {
         run.destroyForcibly();
       }
-      cluster.stop();
+      if (cluster == null) {
+        cluster = starting.handle((started, failed) -> started).join();
+      }
+      if (cluster != null) {
+        cluster.stop();
+      }
     }
   }
 
