@@ -11,7 +11,6 @@ import io.pagemark.format.BuildInfo;
 import io.pagemark.format.IndexLayout;
 import io.pagemark.lookup.Index;
 import io.pagemark.lookup.Indexes;
-import io.pagemark.pipelines.flink.FlinkRest;
 import io.pagemark.pipelines.flink.FlinkTarget;
 import io.pagemark.pipelines.relay.Relay;
 import io.pagemark.pipelines.stream.StreamMain;
@@ -20,6 +19,7 @@ import io.pagemark.testing.DynamoDbLocalExtension;
 import io.pagemark.testing.Kinesalite;
 import io.pagemark.testing.KinesaliteExtension;
 import io.pagemark.testing.flink.FlinkCluster;
+import io.pagemark.testing.flink.FlinkClusterExtension;
 import io.pagemark.testing.flink.FlinkJvm;
 import io.pagemark.transforms.source.KinesisConnection;
 import io.pagemark.wal.Wal;
@@ -45,8 +45,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * {@code flink run -c io.pagemark.pipelines.stream.StreamMain pagemark-flink.jar}: while writes flow (relayed from
  * DynamoDB Local into kinesalite, 10% duplicated), one TaskManager is SIGKILLed and started again. The job restarts
  * from its last checkpoint by itself (the same {@code flink run} process follows it throughout), and after SIGTERM and
- * a commit every page of every group, in both orders, is DynamoDB's own page. The cluster is this test's own: killing
- * a TaskManager of the shared one would make every later test restart it.
+ * a commit every page of every group, in both orders, is DynamoDB's own page. The cluster is the test JVM's shared
+ * one ({@link FlinkClusterExtension}); the TaskManager started again takes the dead one's place in its state folder,
+ * so later tests find the cluster whole (had this test failed before that, the extension starts a new cluster).
  */
 @ExtendWith({DynamoDbLocalExtension.class, KinesaliteExtension.class})
 class FlinkCheckpointIT {
@@ -55,23 +56,14 @@ class FlinkCheckpointIT {
   @TempDir Path dir;
 
   @Test
+  @ExtendWith(FlinkClusterExtension.class)
   void aTaskManagerKilledMidStreamIsRecoveredFromTheLastCheckpointAndNoChangeIsLost(DynamoDbLocal local,
-      Kinesalite kinesalite) throws Exception {
+      Kinesalite kinesalite, FlinkCluster cluster) throws Exception {
     Path jar = Path.of(System.getProperty(FlinkTarget.JAR_PROPERTY, "target/pagemark-flink.jar")).toAbsolutePath();
     assertThat("the Flink job jar " + jar + " must be built before this test (the test command builds it)",
         Files.isRegularFile(jar), is(true));
     long seed = Long.getLong("pagemark.test.seed", System.nanoTime());
     long t = System.nanoTime();
-    // the cluster starts while the table, the stream and the empty index are made
-    java.util.concurrent.CompletableFuture<FlinkCluster> starting = java.util.concurrent.CompletableFuture.supplyAsync(
-        () -> {
-          try {
-            return FlinkCluster.start(dir.resolve("cluster"), FlinkCluster.Spec.of(2), System.err);
-          } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-          }
-        });
-    FlinkCluster cluster = null;
     Process run = null;
     try (DynamoDbClient c = local.client()) {
       Path index = dir.resolve("index");
@@ -84,9 +76,8 @@ class FlinkCheckpointIT {
       try (Relay relay = Relay.start(local.connection(), TABLE,
           new KinesisConnection(kinesalite.endpoint(), kinesalite.region()), TABLE, new Relay.Options(0.1, 30, seed))) {
         writer.write(60);
-        cluster = starting.get(3, TimeUnit.MINUTES);
         String rest = cluster.restAddress();
-        phase("table, index and cluster ready", t);
+        phase("table and index ready", t);
         Path log = dir.resolve("flink-run.log");
         String checkpoints = dir.resolve("checkpoints").toUri().toString();
         run = flinkRun(cluster, jar, log, "--stream=" + TABLE, "--kinesisEndpoint=" + kinesalite.endpoint(),
@@ -95,7 +86,7 @@ class FlinkCheckpointIT {
             "--checkpointSeconds=2",
             "--stateBackendStoragePath=" + checkpoints);
         Process launcher = run;
-        String job = awaitJob(rest, launcher, log);
+        String job = awaitJob(launcher, log);
         StreamIT.awaitTrue(Duration.ofSeconds(120), () -> completed(rest, job) > 0 && StreamIT.segments(index) > 0
             || !launcher.isAlive(), "no checkpoint completed and no WAL segment was written");
         assertThat(StreamIT.log(log), launcher.isAlive(), is(true));
@@ -154,12 +145,6 @@ class FlinkCheckpointIT {
       if (run != null && run.isAlive()) {
         run.destroyForcibly();
       }
-      if (cluster == null) {
-        cluster = starting.handle((started, failed) -> started).join();
-      }
-      if (cluster != null) {
-        cluster.stop();
-      }
     }
   }
 
@@ -176,23 +161,20 @@ class FlinkCheckpointIT {
     return pb.start();
   }
 
-  /** The id of the one job of the cluster that runs, once there is one. */
-  static String awaitJob(String rest, Process launcher, Path log) throws Exception {
-    String[] found = new String[1];
+  /** The id of the job {@code flink run} submitted ("Job has been submitted with JobID ..."), once it says it. */
+  static String awaitJob(Process launcher, Path log) throws Exception {
+    java.util.regex.Pattern submitted =
+        java.util.regex.Pattern.compile("Job has been submitted with JobID ([0-9a-f]{32})");
     StreamIT.awaitTrue(Duration.ofSeconds(120), () -> {
       try {
-        for (FlinkRest.Job j : new FlinkRest(rest).jobs()) {
-          if (j.state().equals("RUNNING")) {
-            found[0] = j.id();
-          }
-        }
+        return submitted.matcher(StreamIT.log(log)).find() || !launcher.isAlive();
       } catch (IOException e) {
         return false;
       }
-      return found[0] != null || !launcher.isAlive();
-    }, "no job runs on the cluster");
-    assertThat(StreamIT.log(log), found[0] != null, is(true));
-    return found[0];
+    }, "flink run submitted no job");
+    java.util.regex.Matcher m = submitted.matcher(StreamIT.log(log));
+    assertThat(StreamIT.log(log), m.find(), is(true));
+    return m.group(1);
   }
 
   static JsonNode get(String rest, String path) throws IOException {
