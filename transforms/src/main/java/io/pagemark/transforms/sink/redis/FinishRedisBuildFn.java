@@ -43,12 +43,13 @@ final class FinishRedisBuildFn extends DoFn<String, RedisLoadSummary> {
           .getBytes(StandardCharsets.UTF_8);
 
   /**
-   * KEYS: meta hash, load lease (one hash slot). ARGV: the lease's token, then field/value pairs. Writes the fields if
-   * the lease still holds the token and returns 1; else returns the lease's value (nil: it expired).
+   * KEYS: meta hash, load lease, lease token counter (one hash slot). ARGV: the lease's token, then field/value pairs.
+   * Writes the fields if the lease is still the token's ({@link RedisLoadLease#stillHeld}) and returns 1; else returns
+   * the lease's value (nil: it expired).
    */
   static final byte[] RECORD_FENCED =
-      ("local held = redis.call('GET', KEYS[2])\n"
-              + "if not held or string.sub(held, 1, #ARGV[1] + 1) ~= ARGV[1] .. ' ' then return held or false end\n"
+      (RedisLoadLease.stillHeld(2, 3, 1)
+              + "if not ok then return held or false end\n"
               + "for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end\n"
               + "return 1")
           .getBytes(StandardCharsets.UTF_8);
@@ -116,7 +117,7 @@ final class FinishRedisBuildFn extends DoFn<String, RedisLoadSummary> {
         args.add(v);
       });
       Object r = redis.call("record build " + target.buildId(), metaKey,
-          j -> j.eval(RECORD_FENCED, List.of(metaKey, lease), args));
+          j -> j.eval(RECORD_FENCED, List.of(metaKey, lease, layout.loaderTokenKey()), args));
       if (!Long.valueOf(1).equals(r)) {
         throw target.fencedOut("record build " + target.buildId(), (byte[]) r);
       }

@@ -33,18 +33,34 @@ public final class RedisLoadLease implements AutoCloseable {
           .getBytes(StandardCharsets.UTF_8);
 
   /**
-   * KEYS: lease, token counter. ARGV: token, holder, ttl ms. Extends the lease if this holder has it, or takes it back
-   * if it expired and no later token was handed out; returns 1, or 0 when another holder has taken over.
+   * Lua that sets {@code ok} to whether the lease (KEYS[L]) still belongs to token ARGV[T]: it holds that token, or it
+   * is gone and no later token was handed out (KEYS[C], the counter, is not above it: a Redis restart without
+   * persistence lost the lease, and nobody took it since). Sets {@code held} to the lease's value.
+   */
+  static String stillHeld(int lease, int counter, int token) {
+    return "local held = redis.call('GET', KEYS[" + lease + "])\n"
+        + "local ok = held and string.sub(held, 1, #ARGV[" + token + "] + 1) == ARGV[" + token + "] .. ' '\n"
+        + "if not held then ok = tonumber(redis.call('GET', KEYS[" + counter + "]) or '0') <= tonumber(ARGV["
+        + token + "]) end\n";
+  }
+
+  /**
+   * KEYS: lease, token counter. ARGV: token, holder, ttl ms. Extends the lease if it is still this holder's (see
+   * {@link #stillHeld}; a lost one is set again, and the counter brought up to the token); returns 1, or 0 when
+   * another holder has taken over.
    */
   static final byte[] RENEW =
-      ("local mine = ARGV[1] .. ' ' .. ARGV[2]\n"
-              + "local held = redis.call('GET', KEYS[1])\n"
-              + "if held == mine then redis.call('PEXPIRE', KEYS[1], ARGV[3]) return 1 end\n"
-              + "if not held and redis.call('GET', KEYS[2]) == ARGV[1] then\n"
-              + "  redis.call('SET', KEYS[1], mine, 'PX', ARGV[3]) return 1\n"
-              + "end\n"
-              + "return 0")
+      (stillHeld(1, 2, 1)
+              + "if not ok then return 0 end\n"
+              + "if tonumber(redis.call('GET', KEYS[2]) or '0') < tonumber(ARGV[1]) then"
+              + " redis.call('SET', KEYS[2], ARGV[1]) end\n"
+              + "redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. ARGV[2], 'PX', ARGV[3])\n"
+              + "return 1")
           .getBytes(StandardCharsets.UTF_8);
+
+  /** KEYS: lease, token counter. ARGV: token. Returns 1 while the lease is this token's, else its value (nil: none). */
+  static final byte[] CHECK =
+      (stillHeld(1, 2, 1) + "if ok then return 1 end\nreturn held or false").getBytes(StandardCharsets.UTF_8);
 
   /** KEYS: lease. ARGV: "TOKEN HOLDER". Deletes the lease if it is still this holder's. */
   static final byte[] RELEASE =
@@ -161,20 +177,6 @@ public final class RedisLoadLease implements AutoCloseable {
 
   static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
-  }
-
-  /** The token of a lease value ("TOKEN HOLDER"), or -1 for anything else. */
-  static long tokenOf(byte[] value) {
-    if (value == null) {
-      return -1;
-    }
-    String v = new String(value, StandardCharsets.UTF_8);
-    int space = v.indexOf(' ');
-    try {
-      return Long.parseLong(space < 0 ? v : v.substring(0, space));
-    } catch (NumberFormatException e) {
-      return -1;
-    }
   }
 
   /** Another backfill holds the load lease of the prefix: its holder, token and expiry are in the message. */

@@ -147,9 +147,10 @@ abstract class RedisTarget implements Serializable {
       return;
     }
     byte[] lease = layout().loaderLeaseKey();
-    byte[] held = redis.call("check the load lease", lease, j -> j.get(lease));
-    if (RedisLoadLease.tokenOf(held) != token) {
-      throw fencedOut(step, held);
+    Object r = redis.call("check the load lease", lease, j -> j.eval(RedisLoadLease.CHECK,
+        List.of(lease, layout().loaderTokenKey()), List.of(Long.toString(token).getBytes(StandardCharsets.US_ASCII))));
+    if (!Long.valueOf(1).equals(r)) {
+      throw fencedOut(step, (byte[]) r);
     }
   }
 

@@ -186,6 +186,23 @@ class RedisPublishIT {
     }
   }
 
+  @Test
+  void aLeaseThatARedisRestartLostStaysTheHoldersWhileNoLaterTokenWasHandedOut() throws Exception {
+    RedisAddress address = RedisAddress.parse("redis://127.0.0.1:" + redis.port() + "/" + DB);
+    try (RedisLoadLease lease = RedisLoadLease.acquire(address, "test:publish:", "only",
+        java.time.Duration.ofSeconds(30))) {
+      try (Jedis j = client()) {
+        j.del(layout.loaderLeaseKey(), layout.loaderTokenKey()); // what a restart without persistence leaves
+      }
+      target = target.toBuilder().setLoadLeaseToken(lease.token()).build();
+      loadTemp(30);
+      publish(30);
+      try (Jedis j = client()) {
+        assertThat(j.zcard(layout.liveKey(RedisLayout.groupBytes(GROUP))), is(30L));
+      }
+    }
+  }
+
   static String rootMessage(Throwable e) {
     Throwable t = e;
     while (t.getCause() != null && t.getCause() != t) {
