@@ -95,6 +95,10 @@ public final class BackfillCommand implements Callable<Integer>, BeamOptions.Pip
       return load(options, lease == null ? null : lease.token());
     } finally {
       if (lease != null) {
+        if (lease.lost() != null) {
+          err.println("pagemark backfill: " + lease.lost() + " (another backfill took over the prefix while this"
+              + " one ran)");
+        }
         lease.close();
       }
     }
