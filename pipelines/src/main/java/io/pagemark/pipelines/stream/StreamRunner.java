@@ -106,8 +106,9 @@ final class StreamRunner {
       flink.setStateBackend("filesystem");
     }
     if (flink.getStateBackendStoragePath() == null) {
-      flink.setStateBackendStoragePath(
-          Path.of(System.getProperty("java.io.tmpdir"), "pagemark-flink-checkpoints").toUri().toString());
+      // (a URI of an existing folder ends with a slash, one of a missing folder not: the same path either way)
+      flink.setStateBackendStoragePath(Path.of(System.getProperty("java.io.tmpdir"), "pagemark-flink-checkpoints")
+          .toAbsolutePath().toUri().toString().replaceAll("/$", ""));
     }
     progress.printf("pagemark stream: Flink checkpoints every %,d ms to %s; a TaskManager lost restarts the job"
         + " from the last one%n", flink.getCheckpointingInterval(), flink.getStateBackendStoragePath());
