@@ -10,6 +10,7 @@ import io.pagemark.format.BuildIds;
 import io.pagemark.format.redis.RedisAddress;
 import io.pagemark.format.redis.RedisIndexMeta;
 import io.pagemark.format.redis.RedisLayout;
+import io.pagemark.format.redis.RedisNodes;
 import io.pagemark.key.KeyValue;
 import io.pagemark.lookup.GroupPages;
 import io.pagemark.lookup.Index;
@@ -17,6 +18,8 @@ import io.pagemark.lookup.Indexes;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageStart;
 import io.pagemark.order.TieOrder;
+import io.pagemark.testing.RedisCluster;
+import io.pagemark.testing.RedisClusterExtension;
 import io.pagemark.testing.RedisExtension;
 import io.pagemark.testing.RedisServer;
 import java.time.Duration;
@@ -30,15 +33,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import redis.clients.jedis.Jedis;
 
 /**
  * A Redis page start read while the change stream rewrites the group is one of the group's states, never a mix: the
  * applier adds and removes an entry at rank 0 a thousand times (every page shifts by one each time) while lookups
  * read page starts of both orders, including starts inside a long run of equal sort keys of unknown order (which
- * need records far from the page start).
+ * need records far from the page start). On one server and on a 3-master Redis Cluster.
  */
-@ExtendWith(RedisExtension.class)
 class RedisPageReadRaceTest {
   static final String PREFIX = "race:";
   static final KeyValue GROUP = KeyValue.ofString("g");
@@ -46,21 +47,35 @@ class RedisPageReadRaceTest {
   static final int CHANGES = 1_000;
 
   @Test
+  @ExtendWith(RedisExtension.class)
   void aPageStartReadDuringAThousandChangesEqualsTheGroupBeforeOrAfterAChange(RedisServer redis) throws Exception {
-    RedisLayout layout = new RedisLayout(PREFIX);
-    try (Jedis j = redis.client()) {
-      j.flushAll();
+    race(redis.uri());
+  }
+
+  @Test
+  @ExtendWith(RedisClusterExtension.class)
+  void onARedisClusterTooThePageStartScriptRunsInTheGroupsSlot(RedisCluster cluster) throws Exception {
+    race(cluster.uri());
+  }
+
+  /** The scenario of the class comment, under a new prefix of the Redis (or Redis Cluster) at {@code uri}. */
+  static void race(String uri) throws Exception {
+    String prefix = PREFIX + System.nanoTime() + ":";
+    RedisLayout layout = new RedisLayout(prefix);
+    RedisAddress address = RedisAddress.parse(uri);
+    try (RedisNodes nodes = address.nodes("race")) {
       RedisIndexMeta meta = RedisIndexMeta.schema("events", "byGroup", "PK2", GROUP.type(),
           Records.SCHEMA.storedAttributes()).finished(BuildIds.newId(System.currentTimeMillis() - 60_000),
           System.currentTimeMillis(), 0, 0);
-      j.hset(layout.metaKey(), meta.schemaFields());
-      j.hset(layout.metaKey(), meta.buildFields());
+      byte[] key = layout.metaKey();
+      nodes.onKey(key, j -> j.hset(key, meta.schemaFields()));
+      nodes.onKey(key, j -> j.hset(key, meta.buildFields()));
     }
-    RedisSession session = new RedisSession(RedisAddress.parse(redis.uri()), "race",
+    RedisSession session = new RedisSession(address, "race",
         RedisBackoff.exponential(Duration.ofSeconds(10)), () -> {});
     try (RedisChangeApplier applier = new RedisChangeApplier(session, layout, Records.SCHEMA, TieOrder.UNKNOWN,
             TimeUnit.HOURS.toMillis(24), System::currentTimeMillis);
-        Index index = Indexes.open(redis.uri() + "?prefix=" + PREFIX)) {
+        Index index = Indexes.open(uri + "?prefix=" + prefix)) {
       List<IndexChange> seed = new ArrayList<>();
       for (int i = 0; i < 60; i++) {
         seed.add(RedisChangeApplierTest.change(GROUP, String.format("i%03d", i), i, null, String.format("s%03d", i)));
