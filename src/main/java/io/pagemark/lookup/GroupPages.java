@@ -124,9 +124,29 @@ public final class GroupPages implements AutoCloseable {
       PagedGroup.Start s = paged.startAt(rank, order);
       return new PageStart(group(), page, pageSize, order, count(), pages, s.exclusiveStartKey(), s.skip());
     }
-    Position p = order == Order.ASC ? afterAscending(rank) : afterDescending(rank);
-    return new PageStart(group(), page, pageSize, order, count(), pages, p.startKey, p.skip);
+    // One window of the group holds the count and every record the start needs, read at once; a start that needs a
+    // record outside it (a long run of equal sort keys) reads a wider window, never a second look at a newer state.
+    for (int radius = FIRST_RADIUS; ; radius = (int) Math.min(Integer.MAX_VALUE, radius * 16L)) {
+      RankedGroup view = file.near(rank, order, radius);
+      long n = view.count();
+      long now = (n + pageSize - 1) / pageSize;
+      if (page > now) {
+        throw new PageOutOfRangeException("group " + group() + " has " + now + " page" + (now == 1 ? "" : "s")
+            + " of " + pageSize + " since a change; page " + page + " is out of range");
+      }
+      try {
+        Position p = order == Order.ASC ? afterAscending(view, rank) : afterDescending(view, rank);
+        return new PageStart(group(), page, pageSize, order, n, now, p.startKey, p.skip);
+      } catch (RankWindow.Outside wider) {
+        if (radius == Integer.MAX_VALUE) {
+          throw new IllegalStateException("a window of every rank missed a record", wider);
+        }
+      }
+    }
   }
+
+  /** Ranks either side of a page start read at first: enough for every start but those inside long runs of ties. */
+  private static final int FIRST_RADIUS = 8;
 
   /**
    * The key of the entry at an ascending rank (from 0), as an exclusive start key would hold it: every key attribute
@@ -246,17 +266,17 @@ public final class GroupPages implements AutoCloseable {
    */
   UnionPageStart.GroupStart startAt(long position, long take, Order order) throws IOException {
     records("a union of groups");
-    Position p = order == Order.ASC ? afterAscending(position) : afterDescending(position);
+    Position p = order == Order.ASC ? afterAscending(file, position) : afterDescending(file, position);
     return new UnionPageStart.GroupStart(group(), position, p.startKey, p.skip, take);
   }
 
   private record Position(Map<String, KeyValue> startKey, long skip) {}
 
   /** A start key after which DynamoDB's ascending read returns the entry at {@code rank} after {@code skip} others. */
-  private Position afterAscending(long rank) throws IOException {
+  private Position afterAscending(RankedGroup g, long rank) throws IOException {
     long k = rank - 1;
     while (k >= 0) {
-      IndexRecord r = file.record(k);
+      IndexRecord r = g.record(k);
       if (r.runOrderKnown()) {
         return new Position(startKey(r), rank - (k + 1));
       }
@@ -266,19 +286,19 @@ public final class GroupPages implements AutoCloseable {
   }
 
   /** As {@link #afterAscending}, for ranks counted in descending order. */
-  private Position afterDescending(long rank) throws IOException {
-    long n = count();
+  private Position afterDescending(RankedGroup g, long rank) throws IOException {
+    long n = g.count();
     long q = rank - 1;
     while (q >= 0) {
       long p = n - 1 - q;
-      IndexRecord r = file.record(p);
+      IndexRecord r = g.record(p);
       long runStart = p - r.tiePosition();
       long runEnd = runStart + r.runLength();
       if (r.runOrderKnown()) {
         long offset = q - (n - runEnd);
-        IndexRecord slot = offset == r.tiePosition() ? r : file.record(runStart + offset);
+        IndexRecord slot = offset == r.tiePosition() ? r : g.record(runStart + offset);
         long at = runStart + slot.descendingSlot();
-        IndexRecord item = at == p ? r : file.record(at);
+        IndexRecord item = at == p ? r : g.record(at);
         return new Position(startKey(item), rank - (q + 1));
       }
       q = n - runEnd - 1;

@@ -42,6 +42,23 @@ public interface RankedGroup extends AutoCloseable {
   IndexRecord record(long rank) throws IOException;
 
   /**
+   * The count and the records within {@code radius} ranks of the entry a read in {@code order} returns just before
+   * {@code position} (ascending: rank {@code position - 1}; descending: rank {@code count - position}), all from one
+   * state of the store, so that a page start never mixes the group before and after a change. A store whose groups
+   * never change once opened (files) keeps this default, itself; one that changes them in place (Redis under the
+   * change stream) reads a {@link RankWindow} in one atomic step.
+   *
+   * @param position a position counted in {@code order}, from 0
+   * @param order the order the position is counted in
+   * @param radius ranks either side of the centre to read, at least 1
+   * @throws GroupRepublishedException if the store replaced the group since it was opened
+   * @throws IOException if the store cannot be read or holds a damaged record
+   */
+  default RankedGroup near(long position, Order order, int radius) throws IOException {
+    return this;
+  }
+
+  /**
    * Releases what the group holds (a file handle, say).
    *
    * @throws IOException if releasing fails

@@ -81,6 +81,15 @@ public final class StreamLagBenchmark {
    */
   public static Result run(Path dir, int rate, int seconds, int commitSeconds, long flushMillis,
       List<String> runnerOptions, boolean redis, PrintStream log) throws Exception {
+    return run(dir, List.of(rate), seconds, commitSeconds, flushMillis, runnerOptions, redis, log).get(0);
+  }
+
+  /**
+   * As above, with one stream measured at several rates in turn: a window of {@code seconds} at each, every window's
+   * changes durable before the next begins. One result per rate, in order.
+   */
+  public static List<Result> run(Path dir, List<Integer> rates, int seconds, int commitSeconds, long flushMillis,
+      List<String> runnerOptions, boolean redis, PrintStream log) throws Exception {
     Files.createDirectories(dir);
     Path index = dir.resolve("index");
     String table = SampleComments.TABLE;
@@ -112,53 +121,59 @@ public final class StreamLagBenchmark {
         long warm = 0;
         while (stream.counters().getOrDefault("changesDurable", 0L) == 0) {
           write(c, table, r, warm++);
-          Thread.sleep(1000L / rate);
+          Thread.sleep(1000L / rates.get(0));
         }
-        Map<String, Long> before = stream.counters();
-        List<long[]> commits = java.util.Collections.synchronizedList(new ArrayList<>());
-        java.util.concurrent.ScheduledExecutorService committer =
-            java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
-        committer.scheduleWithFixedDelay(() -> {
-          try {
-            IndexCommit.Result cr = IndexCommit.of(index).run();
-            if (!cr.nothingToCommit()) {
-              commits.add(new long[] {cr.lagMillisP50(), cr.lagMillisP95()});
+        List<Result> results = new ArrayList<>();
+        long written = warm;
+        for (int rate : rates) {
+          Map<String, Long> before = stream.counters();
+          List<long[]> commits = java.util.Collections.synchronizedList(new ArrayList<>());
+          java.util.concurrent.ScheduledExecutorService committer =
+              java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+          committer.scheduleWithFixedDelay(() -> {
+            try {
+              IndexCommit.Result cr = IndexCommit.of(index).run();
+              if (!cr.nothingToCommit()) {
+                commits.add(new long[] {cr.lagMillisP50(), cr.lagMillisP95()});
+              }
+            } catch (IOException e) {
+              log.println("lag: a commit failed: " + e);
             }
-          } catch (IOException e) {
-            log.println("lag: a commit failed: " + e);
+          }, commitSeconds, commitSeconds, java.util.concurrent.TimeUnit.SECONDS);
+          long start = System.nanoTime();
+          long n = 0;
+          while (System.nanoTime() - start < seconds * 1_000_000_000L) {
+            long due = start + n * 1_000_000_000L / rate;
+            long wait = due - System.nanoTime();
+            if (wait > 0) {
+              Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+            }
+            write(c, table, r, written + n++);
           }
-        }, commitSeconds, commitSeconds, java.util.concurrent.TimeUnit.SECONDS);
-        long start = System.nanoTime();
-        long n = 0;
-        while (System.nanoTime() - start < seconds * 1_000_000_000L) {
-          long due = start + n * 1_000_000_000L / rate;
-          long wait = due - System.nanoTime();
-          if (wait > 0) {
-            Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+          written += n;
+          committer.shutdown();
+          committer.awaitTermination(60, java.util.concurrent.TimeUnit.SECONDS);
+          double elapsed = (System.nanoTime() - start) / 1e9;
+          relay.awaitIdle(java.time.Duration.ofSeconds(60));
+          long target = stream.counters().getOrDefault("changes", 0L);
+          long deadline = System.nanoTime() + 60_000_000_000L;
+          while ((stream.counters().getOrDefault("changesDurable", 0L) < target
+                  || (redis && applied(stream.counters()) < target))
+              && System.nanoTime() < deadline) {
+            Thread.sleep(100); // polling a condition with a deadline
           }
-          write(c, table, r, warm + n++);
+          Map<String, Long> window = new HashMap<>(stream.counters());
+          before.forEach((k, v) -> window.merge(k, -v, Long::sum));
+          log.println("lag: " + stream.progressLine());
+          commits.sort((x, y) -> Long.compare(x[0], y[0]));
+          long visibleP50 = commits.isEmpty() ? -1 : commits.get(commits.size() / 2)[0];
+          long visibleP95 = commits.stream().mapToLong(x -> x[1]).max().orElse(-1);
+          results.add(new Result(n, n / elapsed, LagBuckets.quantile(window, 0.5), LagBuckets.quantile(window, 0.95),
+              visibleP50, visibleP95, commits.size(),
+              redis ? LagBuckets.quantile(window, 0.5, LagBuckets.VISIBLE_PREFIX) : -1,
+              redis ? LagBuckets.quantile(window, 0.95, LagBuckets.VISIBLE_PREFIX) : -1));
         }
-        committer.shutdown();
-        committer.awaitTermination(60, java.util.concurrent.TimeUnit.SECONDS);
-        double elapsed = (System.nanoTime() - start) / 1e9;
-        relay.awaitIdle(java.time.Duration.ofSeconds(60));
-        long target = stream.counters().getOrDefault("changes", 0L);
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        while ((stream.counters().getOrDefault("changesDurable", 0L) < target
-                || (redis && applied(stream.counters()) < target))
-            && System.nanoTime() < deadline) {
-          Thread.sleep(100); // polling a condition with a deadline
-        }
-        Map<String, Long> window = new HashMap<>(stream.counters());
-        before.forEach((k, v) -> window.merge(k, -v, Long::sum));
-        log.println("lag: " + stream.progressLine());
-        commits.sort((x, y) -> Long.compare(x[0], y[0]));
-        long visibleP50 = commits.isEmpty() ? -1 : commits.get(commits.size() / 2)[0];
-        long visibleP95 = commits.stream().mapToLong(x -> x[1]).max().orElse(-1);
-        return new Result(n, n / elapsed, LagBuckets.quantile(window, 0.5), LagBuckets.quantile(window, 0.95),
-            visibleP50, visibleP95, commits.size(),
-            redis ? LagBuckets.quantile(window, 0.5, LagBuckets.VISIBLE_PREFIX) : -1,
-            redis ? LagBuckets.quantile(window, 0.95, LagBuckets.VISIBLE_PREFIX) : -1);
+        return results;
       }
     }
   }

@@ -15,6 +15,8 @@ import java.util.Arrays;
  * <pre>
  * P{index}meta                 hash: format version, key schema, last finished build ({@link RedisIndexMeta})
  * P{index}lease:BUILD          string with a TTL: the build is running (its temporary sets are not stale)
+ * P{index}loader               string with a TTL: "TOKEN HOLDER", the backfill that holds the prefix's load lease
+ * P{index}loaderToken          integer: the last fencing token handed out (INCR), so a later holder's is larger
  * P{index}stream               hash: the change stream's resume position and the last build it caught up with
  * P{index}deadletters          list: change records the stream could not apply (JSON lines, newest last)
  * P{TAG}s                      string: the group's stamp (build id, 0x00, stored group key); absent: no such group
@@ -45,6 +47,8 @@ public final class RedisLayout implements Serializable {
   private static final byte[] TEMP = bytes("t:");
   private static final byte[] LEASE = bytes("lease:");
   private static final byte[] LEDGER = bytes("v");
+  private static final byte[] LOADER = bytes("loader");
+  private static final byte[] LOADER_TOKEN = bytes("loaderToken");
   private static final byte[] STREAM = bytes("stream");
   private static final byte[] DEAD_LETTERS = bytes("deadletters");
   private static final int TAG_BYTES = 16;
@@ -127,6 +131,16 @@ public final class RedisLayout implements Serializable {
 
   public byte[] leaseKey(String buildId) {
     return concat(prefixBytes, INDEX_TAG, LEASE, bytes(IndexLayout.checkBuildId(buildId)));
+  }
+
+  /** The load lease of the prefix: at most one backfill loads it at a time (its value: "TOKEN HOLDER"). */
+  public byte[] loaderLeaseKey() {
+    return concat(prefixBytes, INDEX_TAG, LOADER);
+  }
+
+  /** The counter of the load lease's fencing tokens (same hash slot as the lease and the meta hash). */
+  public byte[] loaderTokenKey() {
+    return concat(prefixBytes, INDEX_TAG, LOADER_TOKEN);
   }
 
   /** The change stream's ledger of a group (item -> version of the last change applied, and its entry). */

@@ -83,9 +83,31 @@ public final class BackfillCommand implements Callable<Integer>, BeamOptions.Pip
       // small, so S3's smallest part size serves them as well, with far less memory churn.
       options.setS3UploadBufferSizeBytes(S3_PART_BYTES);
     }
+    // At most one backfill loads a Redis prefix: take its lease before anything else, and hold it to the end.
+    io.pagemark.transforms.sink.redis.RedisLoadLease lease;
+    try {
+      lease = RedisSink.lease(options);
+    } catch (IOException e) {
+      err.println("pagemark backfill: " + e.getMessage());
+      return ExitCode.FAILURE;
+    }
+    try {
+      return load(options, lease == null ? null : lease.token());
+    } finally {
+      if (lease != null) {
+        if (lease.lost() != null) {
+          err.println("pagemark backfill: " + lease.lost() + " (another backfill took over the prefix while this"
+              + " one ran)");
+        }
+        lease.close();
+      }
+    }
+  }
+
+  private int load(BackfillOptions options, Long leaseToken) {
     Backfill backfill;
     try {
-      backfill = configure(options);
+      backfill = configure(options, leaseToken);
     } catch (IllegalArgumentException e) {
       err.println("pagemark backfill: " + e.getMessage());
       return ExitCode.FAILURE;
@@ -151,6 +173,14 @@ public final class BackfillCommand implements Callable<Integer>, BeamOptions.Pip
 
   /** Reads the key schema from DynamoDB and configures the transform; throws on a missing table or index. */
   public static Backfill configure(BackfillOptions o) {
+    return configure(o, null);
+  }
+
+  /**
+   * As {@link #configure(BackfillOptions)}, with the Redis sink publishing only while the prefix's load lease holds
+   * {@code redisLeaseToken} (null: unchecked).
+   */
+  public static Backfill configure(BackfillOptions o, Long redisLeaseToken) {
     DynamoConnection connection = connection(o);
     KeySchema schema;
     try (DynamoDbClient client = connection.client()) {
@@ -178,6 +208,13 @@ public final class BackfillCommand implements Callable<Integer>, BeamOptions.Pip
     }
     io.pagemark.transforms.sink.redis.WriteRedisSortedSets redis = RedisSink.of(o);
     if (redis != null) {
+      if (redisLeaseToken != null) {
+        if (!redis.keyPrefix().equals(RedisSink.keyPrefix(o))) {
+          throw new IllegalStateException("the Redis sink loads prefix " + redis.keyPrefix() + ", not the leased "
+              + RedisSink.keyPrefix(o));
+        }
+        redis = redis.withLoadLease(redisLeaseToken);
+      }
       b = b.withSink(redis);
     }
     io.pagemark.transforms.sink.jdbc.WriteJdbcIndex jdbc = JdbcSink.of(o);

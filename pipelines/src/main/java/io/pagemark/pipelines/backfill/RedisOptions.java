@@ -5,7 +5,7 @@ import org.apache.beam.sdk.options.Description;
 import org.apache.beam.sdk.options.PipelineOptions;
 
 /**
- * The backfill's Redis options ({@code --redis}, {@code --redisKeyPrefix}, {@code --redisBatchSize}); a pipeline's
+ * The backfill's Redis options ({@code --redis}, {@code --redisKeyPrefix}, {@code --redisBatchSize}, {@code --redisLeaseSeconds}); a pipeline's
  * options interface extends this one to offer them. {@link RedisSink} checks them and builds the sink.
  */
 public interface RedisOptions extends PipelineOptions {
@@ -27,4 +27,11 @@ public interface RedisOptions extends PipelineOptions {
   int getRedisBatchSize();
 
   void setRedisBatchSize(int value);
+
+  @Description("Seconds the backfill's load lease on the Redis key prefix lasts unless renewed (it is renewed every"
+      + " third of that while the backfill runs); a second backfill of the prefix fails while the lease is held.")
+  @Default.Integer(30)
+  int getRedisLeaseSeconds();
+
+  void setRedisLeaseSeconds(int value);
 }

@@ -84,6 +84,15 @@ public interface StreamOptions extends AwsOptions, RedisOptions {
 
   void setDedupeHours(int value);
 
+  @Description(
+      "On Flink: seconds between checkpoints of the job's state (Kinesis shard positions, changes waiting to be"
+          + " written), from which Flink restarts the job when a TaskManager is lost (0: no checkpoints). Flink's own"
+          + " --checkpointingInterval (ms), --stateBackend and --stateBackendStoragePath take precedence.")
+  @Default.Integer(10)
+  int getCheckpointSeconds();
+
+  void setCheckpointSeconds(int value);
+
   @Description("Seconds between progress lines on stderr (0: none).")
   @Default.Integer(5)
   int getProgressSeconds();

@@ -68,6 +68,7 @@ final class StreamRunner {
     flink.setStreaming(true);
     flink.setAttachedMode(false);
     flink.setJobCheckIntervalInSecs(1);
+    checkpoints(flink, options.as(StreamOptions.class).getCheckpointSeconds(), progress);
     if (target.get().restAddress().isPresent()) {
       return Optional.of(new FlinkJob(target.get().restAddress(), true, Optional.empty()));
     }
@@ -79,6 +80,38 @@ final class StreamRunner {
     Path conf = localConfDir(rest);
     flink.setFlinkConfDir(conf.toString());
     return Optional.of(new FlinkJob(Optional.of(rest), false, Optional.of(conf)));
+  }
+
+  /**
+   * Turns Flink's checkpoints on, every {@code seconds} unless {@code --checkpointingInterval} is given: the state
+   * (Kinesis shard positions, changes waiting in windows) is kept on the heap and written to
+   * {@code --stateBackendStoragePath}, by default a folder under the system's temporary folder, which every
+   * TaskManager of a cluster on this machine shares (a cluster of several machines needs a shared file system there).
+   * With checkpoints on, Flink's default restart strategy (exponential delay, without limit) restarts a job that lost
+   * a TaskManager from its last checkpoint, unless {@code --numberOfExecutionRetries} sets another.
+   */
+  static void checkpoints(FlinkPipelineOptions flink, int seconds, PrintStream progress) {
+    if (seconds < 0) {
+      throw new IllegalArgumentException("--checkpointSeconds must be 0 (off) or more, not " + seconds);
+    }
+    if (flink.getCheckpointingInterval() <= 0 && seconds > 0) {
+      flink.setCheckpointingInterval(seconds * 1000L);
+    }
+    if (flink.getCheckpointingInterval() <= 0) {
+      progress.println("pagemark stream: Flink checkpoints are off: a TaskManager lost stops the job (resume it"
+          + " with a new launcher)");
+      return;
+    }
+    if (flink.getStateBackend() == null && flink.getStateBackendFactory() == null) {
+      flink.setStateBackend("filesystem");
+    }
+    if (flink.getStateBackendStoragePath() == null) {
+      // (a URI of an existing folder ends with a slash, one of a missing folder not: the same path either way)
+      flink.setStateBackendStoragePath(Path.of(System.getProperty("java.io.tmpdir"), "pagemark-flink-checkpoints")
+          .toAbsolutePath().toUri().toString().replaceAll("/$", ""));
+    }
+    progress.printf("pagemark stream: Flink checkpoints every %,d ms to %s; a TaskManager lost restarts the job"
+        + " from the last one%n", flink.getCheckpointingInterval(), flink.getStateBackendStoragePath());
   }
 
   /** A configuration folder for Flink in this JVM: REST on {@code rest}, metrics fetched every second. */

@@ -180,14 +180,14 @@ public final class FlinkCluster implements LocalService {
   @Override
   public boolean isAlive() {
     Status s = status();
-    return s.jobManagerAlive() && s.taskManagersAlive() == taskManagerPids.size();
+    return s.jobManagerAlive() && s.taskManagersAlive() == currentTaskManagerPids().size();
   }
 
   @Override
   public String exitStatus() {
     Status s = status();
     return "JobManager " + (s.jobManagerAlive() ? "running" : "gone") + ", " + s.taskManagersAlive() + " of "
-        + taskManagerPids.size() + " TaskManagers running";
+        + currentTaskManagerPids().size() + " TaskManagers running";
   }
 
   /** The REST endpoint answers and counts every TaskManager as registered. */
@@ -239,7 +239,8 @@ public final class FlinkCluster implements LocalService {
   /** Which processes are alive, and the JobManager's overview if it answers. */
   public Status status() {
     int tms =
-        (int) taskManagerPids.stream().filter(pid -> process(pid, FlinkJvm.TASK_MANAGER_MAIN).isPresent()).count();
+        (int) currentTaskManagerPids().stream().filter(pid -> process(pid, FlinkJvm.TASK_MANAGER_MAIN).isPresent())
+            .count();
     boolean jm = process(jobManagerPid, FlinkJvm.JOB_MANAGER_MAIN).isPresent();
     Optional<ClusterOverview> overview = Optional.empty();
     if (jm) {
@@ -256,7 +257,7 @@ public final class FlinkCluster implements LocalService {
   public List<Long> pids() {
     List<Long> all = new ArrayList<>();
     all.add(jobManagerPid);
-    all.addAll(taskManagerPids);
+    all.addAll(currentTaskManagerPids());
     return all;
   }
 
@@ -267,7 +268,7 @@ public final class FlinkCluster implements LocalService {
    */
   public int stop() {
     List<ProcessHandle> alive = new ArrayList<>();
-    taskManagerPids.forEach(pid -> process(pid, FlinkJvm.TASK_MANAGER_MAIN).ifPresent(alive::add));
+    currentTaskManagerPids().forEach(pid -> process(pid, FlinkJvm.TASK_MANAGER_MAIN).ifPresent(alive::add));
     process(jobManagerPid, FlinkJvm.JOB_MANAGER_MAIN).ifPresent(alive::add);
     alive.forEach(ProcessHandle::destroy);
     long deadline = System.nanoTime() + STOP_TIMEOUT.toNanos();
@@ -287,6 +288,57 @@ public final class FlinkCluster implements LocalService {
       throw new UncheckedIOException(e);
     }
     return alive.size();
+  }
+
+  /**
+   * Kills TaskManager {@code n} (from 1) with SIGKILL, as the kernel's OOM killer or a lost machine would, and returns
+   * once it has exited. Its jobs' tasks fail; {@link #restartTaskManager} brings it back.
+   *
+   * @throws IllegalStateException if that TaskManager is not running
+   */
+  public void killTaskManager(int n) throws IOException {
+    ProcessHandle tm = process(currentTaskManagerPids().get(n - 1), FlinkJvm.TASK_MANAGER_MAIN)
+        .orElseThrow(() -> new IllegalStateException("TaskManager " + n + " of " + this + " is not running"));
+    tm.destroyForcibly();
+    try {
+      tm.onExit().get(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IOException("TaskManager " + n + " (pid " + tm.pid() + ") did not exit after SIGKILL", e);
+    }
+  }
+
+  /**
+   * Starts TaskManager {@code n} (from 1) again, with the cluster's configuration, after it died; returns the cluster
+   * with its new process once the JobManager lists it. The new process id is saved in the state folder, so every
+   * handle of this cluster (a shared one too) checks and stops the new process.
+   */
+  public FlinkCluster restartTaskManager(int n) throws IOException {
+    FlinkClusterFiles files = FlinkClusterFiles.existing(dir, restAddress);
+    Path lib = FlinkJvm.lib();
+    Process tm = FlinkJvm.launch(lib, files, "taskmanager-" + n,
+        FlinkJvm.resourceParams(lib, files, "GET_TM_RESOURCE_PARAMS"), FlinkJvm.TASK_MANAGER_MAIN);
+    List<Long> tms = new ArrayList<>(currentTaskManagerPids());
+    tms.set(n - 1, tm.pid());
+    FlinkCluster restarted = with(jobManagerPid, tms);
+    restarted.save();
+    int before = ClusterOverview.of(restAddress).taskManagers();
+    // the dead TaskManager may still be listed until its heartbeats fail: wait for one more than that, or all
+    restarted.await(restAddress, o -> o.taskManagers() > before || o.taskManagers() == spec.taskManagers(),
+        "TaskManager " + n + " registered again", files);
+    return restarted;
+  }
+
+  /**
+   * The TaskManagers' process ids as the state folder records them now: a TaskManager started again
+   * ({@link #restartTaskManager}) through another handle of this cluster (a shared one) has a new id.
+   */
+  private List<Long> currentTaskManagerPids() {
+    try {
+      return find(dir).filter(c -> c.restAddress.equals(restAddress)).map(c -> c.taskManagerPids)
+          .orElse(taskManagerPids);
+    } catch (IOException e) {
+      return taskManagerPids;
+    }
   }
 
   boolean anyAlive() {

@@ -41,6 +41,11 @@ final class FlinkClusterFiles {
     this.restAddress = restAddress;
   }
 
+  /** The files of a cluster already written to {@code dir}, whose REST endpoint is {@code restAddress}. */
+  static FlinkClusterFiles existing(Path dir, String restAddress) {
+    return new FlinkClusterFiles(dir, restAddress);
+  }
+
   /**
    * Writes the configuration of a cluster with the given ports, after clearing the folder's old conf, logs and tmp.
    * Refuses a folder that holds anything else and was not made by a start before, so that a mistyped {@code --dir}
@@ -93,6 +98,9 @@ final class FlinkClusterFiles {
     c.put("classloader.check-leaked-classloader", "false");
     // A streaming job's counters reach clients (pagemark stream's progress) through the REST API's metric fetcher.
     c.put("metrics.fetcher.update-interval", "2000");
+    // A TaskManager that dies is noticed after two failed heartbeat calls (connection refused), not after the
+    // 50 s timeout: frequent heartbeats let a job with checkpoints restart within seconds of losing one.
+    c.put("heartbeat.interval", "2000");
     c.put("io.tmp.dirs", tmp.toString());
     c.put("blob.storage.directory", tmp.resolve("blob").toString());
     c.put("web.tmpdir", tmp.resolve("web").toString());

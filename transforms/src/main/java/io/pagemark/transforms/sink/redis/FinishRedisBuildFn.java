@@ -42,6 +42,18 @@ final class FinishRedisBuildFn extends DoFn<String, RedisLoadSummary> {
               + "return 0")
           .getBytes(StandardCharsets.UTF_8);
 
+  /**
+   * KEYS: meta hash, load lease, lease token counter (one hash slot). ARGV: the lease's token, then field/value pairs.
+   * Writes the fields if the lease is still the token's ({@link RedisLoadLease#stillHeld}) and returns 1; else returns
+   * the lease's value (nil: it expired).
+   */
+  static final byte[] RECORD_FENCED =
+      (RedisLoadLease.stillHeld(2, 3, 1)
+              + "if not ok then return held or false end\n"
+              + "for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end\n"
+              + "return 1")
+          .getBytes(StandardCharsets.UTF_8);
+
   private final RedisTarget target;
   private final PCollectionView<Iterable<GroupPublished>> published;
   private final Counter retries = Metrics.counter(Backfill.METRICS, "redisRetries");
@@ -93,9 +105,26 @@ final class FinishRedisBuildFn extends DoFn<String, RedisLoadSummary> {
     byte[] prefix = target.keyPrefix().getBytes(StandardCharsets.UTF_8);
     // The schema again too: a Redis that restarted without persistence during the load lost the first write.
     byte[] metaKey = layout.metaKey();
-    redis.call("record build " + target.buildId(), metaKey, j -> j.hset(metaKey, fields));
+    if (target.loadLeaseToken() == null) {
+      redis.call("record build " + target.buildId(), metaKey, j -> j.hset(metaKey, fields));
+    } else {
+      // the lease and the meta hash share the index's slot: the check and the record are one atomic step
+      byte[] lease = layout.loaderLeaseKey();
+      List<byte[]> args = new ArrayList<>();
+      args.add(Long.toString(target.loadLeaseToken()).getBytes(StandardCharsets.US_ASCII));
+      fields.forEach((k, v) -> {
+        args.add(k);
+        args.add(v);
+      });
+      Object r = redis.call("record build " + target.buildId(), metaKey,
+          j -> j.eval(RECORD_FENCED, List.of(metaKey, lease, layout.loaderTokenKey()), args));
+      if (!Long.valueOf(1).equals(r)) {
+        throw target.fencedOut("record build " + target.buildId(), (byte[]) r);
+      }
+    }
     redis.call("list the index in the registry", RedisLayout.REGISTRY,
         j -> j.hset(RedisLayout.REGISTRY, prefix, target.registryValue()));
+    target.checkLoadLease(redis, "remove the groups of other builds");
     long removed = removeGroupsOfOtherBuilds();
     long stale = removeStaleTemporarySets();
     byte[] lease = layout.leaseKey(target.buildId());

@@ -18,7 +18,8 @@ import org.apache.beam.sdk.values.KV;
  * holds exactly the members the parts loaded, RENAMEs it over the live set and stamps the group with the build. A
  * reader sees the old set or the new one, never a part of either, and other groups are not touched. Safe to retry: a
  * group this build already published is recognized. A temporary set that lost members (Redis restarted without
- * persistence, or evicted it) is never published: the pipeline fails and says so.
+ * persistence, or evicted it) is never published: the pipeline fails and says so. A build that lost the prefix's
+ * load lease to another backfill publishes nothing more.
  */
 final class PublishGroupFn extends DoFn<KV<byte[], Iterable<PartLoaded>>, GroupPublished> {
   /**
@@ -80,6 +81,7 @@ final class PublishGroupFn extends DoFn<KV<byte[], Iterable<PartLoaded>>, GroupP
     byte[] live = layout.liveKey(any.group());
     byte[] stamp = any.stamp();
     byte[] stampKey = layout.stampKey(any.group());
+    target.checkLoadLease(redis, "publish group " + any.groupText());
     Object r = redis.call("publish group " + any.groupText(), live, j -> j.eval(PUBLISH,
         List.of(temp, live, stampKey),
         List.of(Long.toString(expected).getBytes(StandardCharsets.US_ASCII), stamp)));

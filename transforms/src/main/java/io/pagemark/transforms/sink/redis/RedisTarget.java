@@ -45,6 +45,11 @@ abstract class RedisTarget implements Serializable {
 
   abstract long maxRetryMillis();
 
+  /** The fencing token of the prefix's load lease this build holds, or null when it loads without one. */
+  abstract @org.checkerframework.checker.nullness.qual.Nullable Long loadLeaseToken();
+
+  abstract Builder toBuilder();
+
   static Builder builder() {
     return new AutoValue_RedisTarget.Builder();
   }
@@ -66,6 +71,8 @@ abstract class RedisTarget implements Serializable {
     abstract Builder setTemporaryTtlMillis(long millis);
 
     abstract Builder setMaxRetryMillis(long millis);
+
+    abstract Builder setLoadLeaseToken(@org.checkerframework.checker.nullness.qual.Nullable Long token);
 
     abstract RedisTarget build();
   }
@@ -127,6 +134,33 @@ abstract class RedisTarget implements Serializable {
   RuntimeException formatVersion1() {
     return RedisFailure.of(conflict("an index of Redis index format version 1 (keys without hash tags), which this"
         + " version of pagemark (format version " + RedisLayout.FORMAT_VERSION + ") does not write"), null);
+  }
+
+  /**
+   * Checks, before a step that publishes, that the prefix's load lease still holds this build's token; throws an
+   * {@link IllegalStateException} naming the new holder when another backfill took it over. A build without a lease
+   * passes.
+   */
+  void checkLoadLease(RedisSession redis, String step) {
+    Long token = loadLeaseToken();
+    if (token == null) {
+      return;
+    }
+    byte[] lease = layout().loaderLeaseKey();
+    Object r = redis.call("check the load lease", lease, j -> j.eval(RedisLoadLease.CHECK,
+        List.of(lease, layout().loaderTokenKey()), List.of(Long.toString(token).getBytes(StandardCharsets.US_ASCII))));
+    if (!Long.valueOf(1).equals(r)) {
+      throw fencedOut(step, (byte[]) r);
+    }
+  }
+
+  /** The failure of a build whose load lease another backfill has taken over (or that expired unrenewed). */
+  RuntimeException fencedOut(String step, byte[] held) {
+    return RedisFailure.of("Redis at " + address() + " " + layout() + ": build " + buildId() + " lost the load lease"
+        + " (its token " + loadLeaseToken() + ") to " + (held == null ? "nobody (it expired unrenewed)"
+            : Json.quote(new String(held, StandardCharsets.UTF_8)))
+        + ", so it did not " + step + "; another backfill now loads this prefix (was this one paused for longer"
+        + " than --redisLeaseSeconds?)", null);
   }
 
   /** Every key of one node that matches {@code params} (SCAN to the end). */

@@ -80,6 +80,8 @@ public abstract class WriteRedisSortedSets
 
   abstract boolean getCheckBeforeRun();
 
+  abstract @Nullable Long getLoadLeaseToken();
+
   abstract Builder toBuilder();
 
   @AutoValue.Builder
@@ -101,6 +103,8 @@ public abstract class WriteRedisSortedSets
     abstract Builder setMaxRetryTime(Duration d);
 
     abstract Builder setCheckBeforeRun(boolean check);
+
+    abstract Builder setLoadLeaseToken(@Nullable Long token);
 
     abstract WriteRedisSortedSets build();
   }
@@ -203,6 +207,15 @@ public abstract class WriteRedisSortedSets
     return toBuilder().setCheckBeforeRun(check).build();
   }
 
+  /**
+   * Publishes only while the prefix's load lease holds {@code token} ({@link RedisLoadLease#token()}): each group's
+   * publish, the record of the build and the removal of other builds' groups check it first, so a backfill whose
+   * lease another one took over fails instead of publishing. Without it (the default) nothing is checked.
+   */
+  public WriteRedisSortedSets withLoadLease(long token) {
+    return toBuilder().setLoadLeaseToken(token).build();
+  }
+
   /** The build's id, fixed when the transform was configured. */
   public String buildId() {
     return getBuildId();
@@ -261,6 +274,7 @@ public abstract class WriteRedisSortedSets
         .setBatchSize(getBatchSize())
         .setTemporaryTtlMillis(getTemporaryTtl().toMillis())
         .setMaxRetryMillis(getMaxRetryTime().toMillis())
+        .setLoadLeaseToken(getLoadLeaseToken())
         .build();
   }
 

@@ -38,8 +38,8 @@ import redis.clients.jedis.Jedis;
 
 /**
  * The sink's last two guards, step by step: a temporary set that does not hold exactly what its parts loaded is never
- * published, a publish that is retried after it succeeded is recognized, and a build whose published groups Redis
- * lost meanwhile does not finish.
+ * published, a publish that is retried after it succeeded is recognized, a build whose published groups Redis
+ * lost meanwhile does not finish, and a build whose load lease another backfill took over publishes nothing.
  */
 @ExtendWith(RedisExtension.class)
 class RedisPublishIT {
@@ -143,6 +143,63 @@ class RedisPublishIT {
         + " {\"S\":\"g\"}): did it restart without persistence"));
     try (Jedis j = client()) {
       assertThat("the build is not recorded", j.exists(layout.metaKey()), is(false));
+    }
+  }
+
+  @Test
+  void aBuildFencedOutOfTheLoadLeaseNeitherPublishesNorRecordsItsBuild() throws Exception {
+    RedisAddress address = RedisAddress.parse("redis://127.0.0.1:" + redis.port() + "/" + DB);
+    long stale;
+    try (RedisLoadLease first = RedisLoadLease.acquire(address, "test:publish:", "first", java.time.Duration.ofSeconds(30))) {
+      stale = first.token();
+      RedisLoadLease.Held held = assertThrows(RedisLoadLease.Held.class, () -> RedisLoadLease.acquire(address,
+          "test:publish:", "second", java.time.Duration.ofSeconds(30)));
+      assertThat(held.getMessage(), containsString("\"first\" holds its load lease (token " + stale + ") until "));
+      try (Jedis j = client()) {
+        j.del(layout.loaderLeaseKey()); // as if the first holder paused past its lease's expiry
+      }
+      try (RedisLoadLease second = RedisLoadLease.acquire(address, "test:publish:", "second",
+          java.time.Duration.ofSeconds(30))) {
+        assertThat("a later holder's token is larger", second.token() > stale, is(true));
+        target = target.toBuilder().setLoadLeaseToken(stale).build();
+        loadTemp(30);
+        RuntimeException e = assertThrows(RuntimeException.class, () -> publish(30));
+        assertThat(rootMessage(e), containsString("build b2 lost the load lease (its token " + stale + ") to \""
+            + second.token() + " second\", so it did not publish group"));
+        try (Jedis j = client()) {
+          assertThat(j.exists(layout.liveKey(RedisLayout.groupBytes(GROUP))), is(false));
+        }
+        Pipeline p = Pipeline.create(PipelineOptionsFactory.create().as(DirectOptions.class));
+        PCollectionView<Iterable<GroupPublished>> none =
+            p.apply("Published", Create.empty(SerializableCoder.of(GroupPublished.class))).apply(View.asIterable());
+        p.apply("Trigger", Create.of("b2").withCoder(StringUtf8Coder.of()))
+            .apply(ParDo.of(new FinishRedisBuildFn(target, none)).withSideInputs(none));
+        e = assertThrows(RuntimeException.class, () -> p.run().waitUntilFinish());
+        assertThat(rootMessage(e), containsString("so it did not record build b2"));
+        try (Jedis j = client()) {
+          assertThat("the build is not recorded", j.exists(layout.metaKey()), is(false));
+        }
+      }
+    }
+    try (Jedis j = client()) {
+      assertThat("the holder released its lease", j.exists(layout.loaderLeaseKey()), is(false));
+    }
+  }
+
+  @Test
+  void aLeaseThatARedisRestartLostStaysTheHoldersWhileNoLaterTokenWasHandedOut() throws Exception {
+    RedisAddress address = RedisAddress.parse("redis://127.0.0.1:" + redis.port() + "/" + DB);
+    try (RedisLoadLease lease = RedisLoadLease.acquire(address, "test:publish:", "only",
+        java.time.Duration.ofSeconds(30))) {
+      try (Jedis j = client()) {
+        j.del(layout.loaderLeaseKey(), layout.loaderTokenKey()); // what a restart without persistence leaves
+      }
+      target = target.toBuilder().setLoadLeaseToken(lease.token()).build();
+      loadTemp(30);
+      publish(30);
+      try (Jedis j = client()) {
+        assertThat(j.zcard(layout.liveKey(RedisLayout.groupBytes(GROUP))), is(30L));
+      }
     }
   }
 
