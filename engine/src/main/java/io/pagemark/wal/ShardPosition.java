@@ -12,7 +12,9 @@ import java.util.Objects;
  * @param sequenceNumber the Kinesis sequence number (decimal digits)
  * @param arrival the record's ApproximateArrivalTimestamp
  */
-public record ShardPosition(String sequenceNumber, Instant arrival) {
+public record ShardPosition(String sequenceNumber, Instant arrival) implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   public ShardPosition {
     Objects.requireNonNull(arrival, "arrival");
     sequenceNumber = canonical(sequenceNumber);
