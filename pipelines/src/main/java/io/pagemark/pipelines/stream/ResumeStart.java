@@ -15,8 +15,9 @@ import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
 /**
  * Where a resumed stream starts reading: the earliest arrival time any store still needs. For each shard Kinesis
  * lists: a shard every store has a position for needs that position's arrival time (records after it arrived no
- * earlier); a closed shard every store has applied to its end needs nothing; a shard some store has no position for
- * (new, a child of a split, or never read) needs its oldest record's arrival, and an empty one nothing. When no shard
+ * earlier; Kinesis' AT_TIMESTAMP iterators rest on that order); a closed shard (the parent of a split) every store has
+ * applied to its last record needs nothing; a shard some store has no position for (new, a child of a split, or never
+ * read) needs its oldest record's arrival, and an empty one nothing. When no shard
  * needs anything, or an oldest record cannot be found, the stream starts at the oldest records. Records read again
  * are dropped unread where the stores' positions cover them.
  */
@@ -45,15 +46,16 @@ final class ResumeStart {
         }
       }
       Instant needs;
-      if (everyStore) {
-        String end = shard.sequenceNumberRange().endingSequenceNumber();
-        needs = end != null && least.covers(end) ? null : least.arrival();
+      boolean closed = shard.sequenceNumberRange().endingSequenceNumber() != null;
+      if (everyStore && !closed) {
+        needs = least.arrival();
       } else {
-        Oldest oldest = oldestArrival(kinesis, stream, id);
-        if (oldest == Oldest.UNKNOWN) {
+        // a closed shard applied to its last record needs nothing; an unseen one, its oldest record
+        Next next = nextArrival(kinesis, stream, id, everyStore ? least.sequenceNumber() : null);
+        if (next == Next.UNKNOWN) {
           return ReadStart.trimHorizon();
         }
-        needs = oldest.arrival();
+        needs = next.arrival() == null ? null : everyStore ? least.arrival() : next.arrival();
       }
       if (needs != null && (earliest == null || needs.isBefore(earliest))) {
         earliest = needs;
@@ -74,25 +76,32 @@ final class ResumeStart {
     return all;
   }
 
-  /** A shard's oldest record's arrival: null for an empty shard. */
-  record Oldest(Instant arrival) {
-    static final Oldest UNKNOWN = new Oldest(Instant.MIN);
+  /** The arrival of a shard's first record after a point: null when there is none (yet). */
+  record Next(Instant arrival) {
+    static final Next UNKNOWN = new Next(Instant.MIN);
   }
 
-  static Oldest oldestArrival(KinesisClient kinesis, String stream, String shardId) {
-    String iterator = kinesis.getShardIterator(b -> b.streamName(stream).shardId(shardId)
-        .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
+  /** The first record after {@code sequenceNumber}, or the oldest when it is null. */
+  static Next nextArrival(KinesisClient kinesis, String stream, String shardId, String sequenceNumber) {
+    String iterator = kinesis.getShardIterator(b -> {
+      b.streamName(stream).shardId(shardId);
+      if (sequenceNumber == null) {
+        b.shardIteratorType(ShardIteratorType.TRIM_HORIZON);
+      } else {
+        b.shardIteratorType(ShardIteratorType.AFTER_SEQUENCE_NUMBER).startingSequenceNumber(sequenceNumber);
+      }
+    }).shardIterator();
     for (int i = 0; i < EMPTY_ANSWERS && iterator != null; i++) {
       String it = iterator;
       GetRecordsResponse r = kinesis.getRecords(b -> b.shardIterator(it).limit(1));
       if (!r.records().isEmpty()) {
-        return new Oldest(r.records().get(0).approximateArrivalTimestamp());
+        return new Next(r.records().get(0).approximateArrivalTimestamp());
       }
       if (r.nextShardIterator() == null || r.millisBehindLatest() == null || r.millisBehindLatest() == 0) {
-        return new Oldest(null);
+        return new Next(null);
       }
       iterator = r.nextShardIterator();
     }
-    return Oldest.UNKNOWN;
+    return Next.UNKNOWN;
   }
 }
