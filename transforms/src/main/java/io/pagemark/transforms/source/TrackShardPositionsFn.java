@@ -103,13 +103,24 @@ final class TrackShardPositionsFn extends DoFn<KV<String, ShardEvent>, Void> {
   public void onEnd(@Key String shardId, @StateId("events") BagState<ShardEvent> events,
       @StateId("sequence") ValueState<String> sequence, @StateId("arrival") ValueState<Long> arrival,
       @StateId("armed") ValueState<Boolean> armed, @TimerId("walk") Timer walk) throws IOException {
-    onWalk(shardId, events, sequence, arrival, armed, walk);
+    walk(shardId, events, sequence, arrival);
+    armed.write(false); // the input has ended: what is still incomplete stays so
   }
 
   @OnTimer("walk")
   public void onWalk(@Key String shardId, @StateId("events") BagState<ShardEvent> events,
       @StateId("sequence") ValueState<String> sequence, @StateId("arrival") ValueState<Long> arrival,
       @StateId("armed") ValueState<Boolean> armed, @TimerId("walk") Timer walk) throws IOException {
+    if (walk(shardId, events, sequence, arrival)) {
+      walk.offset(interval).setRelative();
+    } else {
+      armed.write(false);
+    }
+  }
+
+  /** Walks the shard over the complete records and stores the new position; whether records remain pending. */
+  private boolean walk(String shardId, BagState<ShardEvent> events, ValueState<String> sequence,
+      ValueState<Long> arrival) throws IOException {
     ShardPosition at = sequence.read() == null ? applied.get(shardId)
         : new ShardPosition(sequence.read(), Instant.ofEpochMilli(arrival.read()));
     Map<String, ShardEvent> records = new HashMap<>();
@@ -145,11 +156,7 @@ final class TrackShardPositionsFn extends DoFn<KV<String, ShardEvent>, Void> {
     }
     events.clear();
     records.values().forEach(events::add);
-    if (records.isEmpty()) {
-      armed.write(false);
-    } else {
-      walk.offset(interval).setRelative();
-    }
+    return !records.isEmpty();
   }
 
   @Teardown
