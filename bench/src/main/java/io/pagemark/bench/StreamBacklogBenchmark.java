@@ -55,7 +55,7 @@ public final class StreamBacklogBenchmark {
 
   /**
    * Seconds from start until every one of {@code records} records was read and its changes were durable in the WAL,
-   * or NaN after {@code timeoutSeconds}. Logs whether the resume position passed {@code last} by then.
+   * or NaN after {@code timeoutSeconds}. Logs the WAL's shard positions by then.
    */
   static double catchUp(List<String> args, Path index, long records, Instant last, int timeoutSeconds,
       PrintStream log) throws Exception {
@@ -69,8 +69,9 @@ public final class StreamBacklogBenchmark {
         long read = m.getOrDefault("recordsRead", 0L);
         if (read >= records && m.getOrDefault("changesDurable", 0L) >= m.getOrDefault("changes", 0L)) {
           double s = (System.nanoTime() - start) / 1e9;
-          log.println("backlog:   " + run.progressLine() + "; resume position " + wal.position().orElse(null)
-              + (wal.position().orElse(Instant.EPOCH).isAfter(last) ? " (past the last record)" : ""));
+          log.println("backlog:   " + run.progressLine() + "; shard positions " + wal.shardPositions()
+              + (wal.shardPositions().values().stream().anyMatch(p -> !p.arrival().isBefore(last))
+                  ? " (one at the last record)" : ""));
           return s;
         }
         if (run.result().getState().isTerminal()) {
@@ -82,7 +83,7 @@ public final class StreamBacklogBenchmark {
           return Double.NaN;
         }
         if (now > nextLog) {
-          log.println("backlog:   " + run.progressLine() + "; resume position " + wal.position().orElse(null));
+          log.println("backlog:   " + run.progressLine() + "; shard positions " + wal.shardPositions());
           nextLog = now + 10_000_000_000L;
         }
         Thread.sleep(50); // polling the counters, with a deadline

@@ -16,7 +16,8 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 
@@ -26,8 +27,9 @@ import java.util.stream.Stream;
  * <pre>
  * ROOT/wal/groups/aa/bb/H/s-T-R.wal   finished segments of the group whose file is groups/aa/bb/H.pmi
  * ROOT/wal/groups/aa/bb/H/.s-T-R.wal.tmp  a segment being written (never read)
- * ROOT/wal/POSITION                   the stream's resume point: every record that reached Kinesis before it is in
- *                                     a segment (or was applied); ISO-8601 instant
+ * ROOT/wal/POSITIONS                  the stream's resume positions, one line per Kinesis shard:
+ *                                     {@code shardId sequenceNumber arrival}; every record of the shard up to that
+ *                                     sequence number is in a segment (or changed nothing); see {@link ShardPosition}
  * ROOT/wal/deadletter/*.jsonl         records that could not be applied, with the reason
  * </pre>
  *
@@ -37,7 +39,7 @@ import java.util.stream.Stream;
 public final class Wal {
   public static final String DIR = "wal";
   public static final String GROUPS = "groups";
-  static final String POSITION = "POSITION";
+  static final String POSITIONS = "POSITIONS";
   static final String DEAD_LETTER = "deadletter";
 
   /** File locks are per process; threads of one process take this first. */
@@ -138,44 +140,68 @@ public final class Wal {
     return dir().resolve(DEAD_LETTER);
   }
 
-  /** The stream's resume point, if one was written. */
-  public Optional<Instant> position() throws IOException {
-    Path f = dir().resolve(POSITION);
+  /** The stream's resume position per Kinesis shard id (empty before the stream applied any record). */
+  public Map<String, ShardPosition> shardPositions() throws IOException {
+    Path f = dir().resolve(POSITIONS);
+    List<String> lines;
     try {
-      return Optional.of(Instant.parse(Files.readString(f, StandardCharsets.US_ASCII).trim()));
+      lines = Files.readAllLines(f, StandardCharsets.US_ASCII);
     } catch (NoSuchFileException e) {
-      return Optional.empty();
-    } catch (DateTimeParseException e) {
-      throw new IOException(f + " is not an ISO-8601 instant: " + e.getMessage());
+      return Map.of();
     }
+    Map<String, ShardPosition> positions = new TreeMap<>();
+    for (String line : lines) {
+      if (line.isBlank()) {
+        continue;
+      }
+      String[] parts = line.trim().split(" ");
+      try {
+        if (parts.length != 3) {
+          throw new IllegalArgumentException("expected three fields");
+        }
+        positions.put(parts[0], new ShardPosition(parts[1], Instant.parse(parts[2])));
+      } catch (IllegalArgumentException | DateTimeParseException e) {
+        throw new IOException(f + " has a line that is not \"shardId sequenceNumber arrival\": \"" + line
+            + "\" (" + e.getMessage() + "); delete the file to read the stream again from its oldest record");
+      }
+    }
+    return positions;
   }
 
   /**
-   * Moves the resume point forward to {@code position}, never back: workers that finish windows out of order (threads
-   * of one JVM or task managers of a cluster sharing the directory) each call this, and the latest end wins. Returns
-   * whether the stored position moved.
+   * Moves the position of shard {@code shardId} forward to {@code position}, never back, keeping the other shards'
+   * (workers that track different shards, threads of one JVM or task managers sharing the directory, each call this).
+   * The file is replaced atomically. Returns whether the stored position moved.
+   *
+   * @throws IllegalArgumentException if the shard id is empty or holds white space
    */
-  public boolean advancePosition(Instant position) throws IOException {
+  public boolean advanceShardPosition(String shardId, ShardPosition position) throws IOException {
+    if (shardId.isEmpty() || !shardId.chars().allMatch(c -> c > ' ' && c < 127)) {
+      throw new IllegalArgumentException("not a Kinesis shard id: \"" + shardId + "\"");
+    }
     Files.createDirectories(dir());
     synchronized (POSITION_LOCK) {
-      try (FileChannel lockFile = FileChannel.open(dir().resolve("." + POSITION + ".lock"),
+      try (FileChannel lockFile = FileChannel.open(dir().resolve("." + POSITIONS + ".lock"),
               StandardOpenOption.CREATE, StandardOpenOption.WRITE);
           FileLock ignored = lockFile.lock()) {
-        Optional<Instant> current = position();
-        if (current.isPresent() && !position.isAfter(current.get())) {
+        Map<String, ShardPosition> all = new TreeMap<>(shardPositions());
+        ShardPosition current = all.get(shardId);
+        if (current != null && !position.isAfter(current)) {
           return false;
         }
-        writePosition(position);
+        all.put(shardId, position);
+        StringBuilder b = new StringBuilder();
+        all.forEach((s, p) -> b.append(s).append(' ').append(p.sequenceNumber()).append(' ').append(p.arrival())
+            .append('\n'));
+        Path tmp = dir().resolve("." + POSITIONS + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+        try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+          out.write(java.nio.ByteBuffer.wrap(b.toString().getBytes(StandardCharsets.US_ASCII)));
+          out.force(true);
+        }
+        Files.move(tmp, dir().resolve(POSITIONS), StandardCopyOption.ATOMIC_MOVE,
+            StandardCopyOption.REPLACE_EXISTING);
         return true;
       }
     }
-  }
-
-  /** Replaces the resume point atomically (also backwards; the stream itself uses {@link #advancePosition}). */
-  public void writePosition(Instant position) throws IOException {
-    Files.createDirectories(dir());
-    Path tmp = dir().resolve("." + POSITION + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()));
-    Files.writeString(tmp, position + "\n", StandardCharsets.US_ASCII);
-    Files.move(tmp, dir().resolve(POSITION), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
   }
 }

@@ -22,6 +22,7 @@ import io.pagemark.format.IndexLayout;
 import io.pagemark.lookup.Index;
 import io.pagemark.lookup.Indexes;
 import io.pagemark.commit.IndexCommit;
+import io.pagemark.wal.ShardPosition;
 import io.pagemark.wal.Wal;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -108,25 +109,14 @@ class StreamIT {
         relay.awaitIdle(Duration.ofSeconds(120));
         phase("relay idle");
         assertThat(relay.duplicated(), greaterThan(300L));
-        Instant lastArrival = lastArrival(kinesalite, table);
-        Wal wal = new Wal(index);
+        Map<String, String> last = ShardPositions.lastSequenceNumbers(kinesalite, table);
         Process restarted = second;
         try {
-          // a loaded machine makes the stream slow, not wrong: wait while its resume position keeps moving
-          awaitProgress(Duration.ofSeconds(90), Duration.ofSeconds(600), () -> {
-            try {
-              // the stream feeds both indexes: the earlier of their resume positions
-              Instant inRedis = position(redis, prefix);
-              Instant inWal = wal.position().orElse(Instant.EPOCH);
-              return inRedis.isBefore(inWal) ? inRedis : inWal;
-            } catch (IOException e) {
-              return Instant.EPOCH;
-            }
-          }, p -> p.isAfter(lastArrival) || !restarted.isAlive(),
-              "the restarted stream did not get past the last record (" + lastArrival + ")");
+          // a loaded machine makes the stream slow, not wrong: wait while its shard positions keep moving
+          awaitPositions(index, redis, prefix, last, restarted);
         } catch (AssertionError e) {
-          throw new AssertionError(e.getMessage() + "; resume position " + wal.position().orElse(null)
-              + "; the stream's log ends:\n" + tail(log(dir.resolve("second.log")), 40), e);
+          throw new AssertionError(e.getMessage() + "; the stream's log ends:\n"
+              + tail(log(dir.resolve("second.log")), 40), e);
         }
         // the Redis index catches up with the backfill's build within seconds of its finish
         awaitTrue(Duration.ofSeconds(60), () -> caughtUp(redis, prefix) || !restarted.isAlive(),
@@ -233,8 +223,7 @@ class StreamIT {
   /**
    * {@code pagemark stream} in a JVM of its own into the file index at {@code index}, output to {@code log}, with the
    * JVM flags {@code bin/pagemark} gives it (Flink's Java 17 opens, the job jar) and {@code extra} options (a runner,
-   * a Redis index). The watermark follows the clock after 20 s without records, so that a loaded machine's pauses
-   * between bundles are not taken for an idle stream (see docs/stream.md, "Resume position and stopping").
+   * a Redis index, another {@code --watermarkIdleSeconds} than the default here, 20 s).
    */
   static Process startStream(DynamoDbLocal local, Kinesalite kinesalite, String table, Path index, Path log,
       String... extra) throws IOException {
@@ -255,8 +244,10 @@ class StreamIT {
     cmd.add(Main.class.getName());
     cmd.addAll(List.of("stream", "--stream=" + table, "--kinesisEndpoint=" + kinesalite.endpoint(),
         "--output=" + index, "--table=" + table, "--gsi=" + StreamTable.GSI,
-        "--dynamoEndpoint=" + local.endpoint(), "--flushMillis=500", "--watermarkIdleSeconds=20",
-        "--progressSeconds=2"));
+        "--dynamoEndpoint=" + local.endpoint(), "--flushMillis=500", "--progressSeconds=2"));
+    if (java.util.Arrays.stream(extra).noneMatch(e -> e.startsWith("--watermarkIdleSeconds="))) {
+      cmd.add("--watermarkIdleSeconds=20");
+    }
     cmd.addAll(List.of(extra));
     return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
   }
@@ -268,12 +259,19 @@ class StreamIT {
     }
   }
 
-  /** The stream's resume position in Redis. */
-  static Instant position(RedisServer redis, String prefix) {
-    try (Jedis j = redis.client()) {
-      byte[] p = j.hget(new RedisLayout(prefix).streamKey(), "position".getBytes(StandardCharsets.UTF_8));
-      return p == null ? Instant.EPOCH : Instant.ofEpochMilli(Long.parseLong(new String(p, StandardCharsets.UTF_8)));
-    }
+  /**
+   * Waits until the WAL's and (with {@code redis}) the Redis index's shard positions cover every shard's last record
+   * ({@code last}), failing when they stop moving for 90 s or the stream process ends.
+   */
+  static void awaitPositions(Path index, RedisServer redis, String prefix, Map<String, String> last, Process stream)
+      throws InterruptedException {
+    awaitProgress(Duration.ofSeconds(90), Duration.ofSeconds(600),
+        () -> List.<Map<String, ShardPosition>>of(ShardPositions.inWal(index),
+            redis == null ? Map.of() : ShardPositions.inRedis(redis, prefix)),
+        p -> !stream.isAlive() || (ShardPositions.covered(p.get(0), last) == last.size()
+            && (redis == null || ShardPositions.covered(p.get(1), last) == last.size())),
+        "the stream's shard positions did not reach every shard's last record " + last);
+    assertThat("the stream process ended", stream.isAlive(), is(true));
   }
 
   /** Whether the stream re-applied its recent changes over the last finished backfill build. */

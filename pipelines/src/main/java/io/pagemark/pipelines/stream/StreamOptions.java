@@ -49,8 +49,8 @@ public interface StreamOptions extends AwsOptions, RedisOptions {
   void setDynamoEndpoint(String value);
 
   @Description(
-      "Where to start reading: resume (the WAL's resume position, else the oldest record), trim_horizon, latest, or"
-          + " an ISO-8601 instant.")
+      "Where to start reading: resume (from the WAL's and Redis's per-shard positions, else the oldest record),"
+          + " trim_horizon, latest, or an ISO-8601 instant.")
   @Default.String("resume")
   String getFrom();
 
@@ -64,7 +64,7 @@ public interface StreamOptions extends AwsOptions, RedisOptions {
 
   @Description(
       "Seconds without records after which a shard's watermark advances with the clock (Beam's Kinesis arrival-time"
-          + " policy); a restart replays this much before the resume position.")
+          + " policy); it does not affect where a restarted stream resumes.")
   @Default.Integer(120)
   int getWatermarkIdleSeconds();
 

@@ -13,6 +13,10 @@ import io.pagemark.format.markers.MarkerSpec;
 import io.pagemark.format.redis.RedisAddress;
 import io.pagemark.format.redis.RedisLayout;
 import io.pagemark.transforms.source.KinesisConnection;
+import io.pagemark.transforms.source.KinesisShardSequence;
+import io.pagemark.transforms.source.ReadStart;
+import io.pagemark.transforms.source.StreamResume;
+import io.pagemark.wal.ShardPosition;
 import io.pagemark.transforms.source.LagBuckets;
 import io.pagemark.transforms.sink.redis.RedisStreamTarget;
 import io.pagemark.transforms.sink.markers.StreamToMarkers;
@@ -38,17 +42,17 @@ import org.joda.time.Duration;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.ResourceNotFoundException;
-import software.amazon.kinesis.common.InitialPositionInStream;
 
 /**
  * A running {@code pagemark stream} pipeline: {@link #start} checks the options against DynamoDB, Kinesis and the
  * index, then runs KinesisIO into {@link StreamToWal} without blocking; {@link #stop} cancels it. Records read but not
- * yet appended when it stops are read again by the next run (it resumes from the WAL's resume position).
+ * yet appended when it stops are read again by the next run (it resumes from the stores' shard positions,
+ * {@link ResumeStart}).
  */
 public final class StreamRun implements AutoCloseable {
   /** The stream's metrics that are not counters: distributions and gauges (see {@link StreamToWal}). */
   private static final java.util.Set<String> NOT_COUNTERS =
-      java.util.Set.of("lagMillis", "positionMillis", "redisPositionMillis");
+      java.util.Set.of("lagMillis");
 
   private final PipelineResult result;
   private final String startedFrom;
@@ -127,43 +131,59 @@ public final class StreamRun implements AutoCloseable {
       throw new IllegalArgumentException("cannot reach " + kinesis + ": " + e.getMessage(), e);
     }
 
+    // Positions are per shard and move only over durable records in Kinesis order: the watermark decides nothing
+    // here, so its idle setting only tells Beam when a quiet shard's watermark may follow the clock.
     KinesisIO.Read read =
         KinesisIO.read()
             .withStreamName(o.getStream())
             .withClientConfiguration(kinesis.clientConfiguration())
             .withArrivalTimeWatermarkPolicy(Duration.standardSeconds(o.getWatermarkIdleSeconds()));
+    Map<String, ShardPosition> inWal = Map.of();
+    Map<String, ShardPosition> inRedis = Map.of();
+    ReadStart start;
     String from;
     switch (o.getFrom().toLowerCase(Locale.ROOT)) {
       case "resume": {
-        Instant position = resumePosition(o, redis);
-        if (position == null) {
-          read = read.withInitialPositionInStream(InitialPositionInStream.TRIM_HORIZON);
-          from = "the oldest record (no resume position yet)";
-        } else {
-          Instant at = position.minusSeconds(o.getWatermarkIdleSeconds());
-          read = read.withInitialTimestampInStream(new org.joda.time.Instant(at.toEpochMilli()));
-          from = at + " (resume position " + position + " less " + o.getWatermarkIdleSeconds() + " s)";
+        List<Map<String, ShardPosition>> stores = new java.util.ArrayList<>();
+        if (o.getOutput() != null) {
+          inWal = new Wal(Path.of(o.getOutput())).shardPositions();
+          stores.add(inWal);
         }
+        if (redis != null) {
+          inRedis = redis.shardPositions();
+          stores.add(inRedis);
+        }
+        try (KinesisClient k = kinesis.client()) {
+          start = ResumeStart.of(k, o.getStream(), stores);
+        } catch (software.amazon.awssdk.core.exception.SdkException e) {
+          throw new IllegalArgumentException("cannot list the shards of " + o.getStream() + " at " + kinesis + ": "
+              + e.getMessage(), e);
+        }
+        int shards = stores.stream().mapToInt(Map::size).max().orElse(0);
+        from = shards == 0 ? start + " (no shard positions yet)"
+            : start + " (resuming " + shards + " shard positions; records they cover are dropped unread)";
         break;
       }
       case "trim_horizon":
-        read = read.withInitialPositionInStream(InitialPositionInStream.TRIM_HORIZON);
-        from = "the oldest record";
+        start = ReadStart.trimHorizon();
+        from = start.toString();
         break;
       case "latest":
-        read = read.withInitialPositionInStream(InitialPositionInStream.LATEST);
-        from = "the newest record";
+        // a time rather than LATEST, so that the shard-position tracker starts where the reader does
+        start = ReadStart.at(Instant.now());
+        from = "the newest record (" + start + ")";
         break;
       default:
         try {
-          Instant at = Instant.parse(o.getFrom());
-          read = read.withInitialTimestampInStream(new org.joda.time.Instant(at.toEpochMilli()));
-          from = at.toString();
+          start = ReadStart.at(Instant.parse(o.getFrom()));
+          from = start.toString();
         } catch (DateTimeParseException e) {
           throw new IllegalArgumentException(
               "--from must be resume, trim_horizon, latest or an ISO-8601 instant, not \"" + o.getFrom() + "\"");
         }
     }
+    read = start.applyTo(read);
+    KinesisShardSequence shards = new KinesisShardSequence(kinesis, o.getStream(), start);
 
     Optional<StreamRunner.FlinkJob> flink = StreamRunner.configure(o, progress);
     if (flink.isEmpty()) {
@@ -174,14 +194,16 @@ public final class StreamRun implements AutoCloseable {
     List<String> into = new java.util.ArrayList<>();
     if (o.getOutput() != null) {
       records.apply("Append changes to the WAL",
-          StreamToWal.of(schema).withOutput(o.getOutput()).withFlushInterval(Duration.millis(o.getFlushMillis())));
+          StreamToWal.of(schema).withOutput(o.getOutput()).withFlushInterval(Duration.millis(o.getFlushMillis()))
+              .withResume(new StreamResume(shards, inWal)));
       into.add(Path.of(o.getOutput()).resolve(Wal.DIR).toString());
     }
     RedisCatchUp catchUp = null;
     if (redis != null) {
       StreamToRedis toRedis = StreamToRedis.of(schema).to(redis.address(), redis.keyPrefix())
           .withFlushInterval(Duration.millis(o.getFlushMillis()))
-          .withDedupeWindow(java.time.Duration.ofMillis(redis.dedupeMillis()));
+          .withDedupeWindow(java.time.Duration.ofMillis(redis.dedupeMillis()))
+          .withResume(new StreamResume(shards, inRedis));
       if (redis.ties() != null) {
         toRedis = toRedis.withTiesFrom(redis.ties());
       }
@@ -224,28 +246,6 @@ public final class StreamRun implements AutoCloseable {
     if (!org.apache.beam.sdk.options.ExperimentalOptions.hasExperiment(e, "use_deprecated_read")) {
       org.apache.beam.sdk.options.ExperimentalOptions.addExperiment(e, "use_sdf_read");
     }
-  }
-
-  /**
-   * Where a resumed stream starts: the earlier of the WAL's and Redis's resume positions (each holds everything
-   * before it); null when one of them has none yet.
-   */
-  static Instant resumePosition(StreamOptions o, RedisStreamTarget redis) throws IOException {
-    Instant at = null;
-    if (o.getOutput() != null) {
-      at = new Wal(Path.of(o.getOutput())).position().orElse(null);
-      if (at == null) {
-        return null;
-      }
-    }
-    if (redis != null) {
-      Instant r = redis.position().orElse(null);
-      if (r == null) {
-        return null;
-      }
-      at = at == null || r.isBefore(at) ? r : at;
-    }
-    return at;
   }
 
   String destinations() {

@@ -17,17 +17,20 @@ import org.apache.beam.sdk.io.aws2.kinesis.KinesisRecord;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.TupleTag;
 
 /**
  * Decodes each Kinesis record into its index changes ({@link ChangeDecoder}), counts what each record did, and sends
- * records that cannot be applied to the dead-letter output as JSON lines with the reason. Emits one marker per record
- * so that the resume position advances over records that change nothing.
+ * records that cannot be applied to the dead-letter output as JSON lines with the reason. Changes and dead letters
+ * carry the record they came from; each record also yields one {@link ShardEvent#read} keyed by its shard, with the
+ * number of parts it has to write, so that the shard's position can move over it once they are durable (at once when
+ * it changes nothing).
  */
-public final class DecodeChangesFn extends DoFn<KinesisRecord, IndexChange> {
-  public static final TupleTag<IndexChange> CHANGES = new TupleTag<>("changes") {};
-  public static final TupleTag<String> DEAD_LETTERS = new TupleTag<>("deadLetters") {};
-  public static final TupleTag<Long> RECORDS = new TupleTag<>("records") {};
+public final class DecodeChangesFn extends DoFn<KinesisRecord, KV<RecordRef, IndexChange>> {
+  public static final TupleTag<KV<RecordRef, IndexChange>> CHANGES = new TupleTag<>("changes") {};
+  public static final TupleTag<KV<RecordRef, String>> DEAD_LETTERS = new TupleTag<>("deadLetters") {};
+  public static final TupleTag<KV<String, ShardEvent>> RECORDS = new TupleTag<>("records") {};
 
   private final ChangeDecoder decoder;
   private final boolean counted;
@@ -74,16 +77,20 @@ public final class DecodeChangesFn extends DoFn<KinesisRecord, IndexChange> {
     if (counted) {
       outcomes.get(d.outcome()).inc();
     }
+    RecordRef ref = new RecordRef(record.getShardId(), record.getSequenceNumber());
+    int parts = d.changes().size();
     if (d.outcome() == ChangeDecoder.Outcome.DEAD_LETTER) {
-      out.get(DEAD_LETTERS).output(deadLetter(record, data, d.deadLetterReason()));
+      out.get(DEAD_LETTERS).output(KV.of(ref, deadLetter(record, data, d.deadLetterReason())));
+      parts++;
     }
     for (IndexChange c : d.changes()) {
-      out.get(CHANGES).output(c);
+      out.get(CHANGES).output(KV.of(ref, c));
     }
     if (counted) {
       changes.inc(d.changes().size());
     }
-    out.get(RECORDS).output(1L);
+    out.get(RECORDS).output(KV.of(record.getShardId(), ShardEvent.read(record.getSequenceNumber(),
+        record.getApproximateArrivalTimestamp().getMillis(), parts)));
   }
 
   /** {@code {"reason", "shardId", "sequenceNumber", "arrival", "data"}}; data as text when it is UTF-8, else base64. */

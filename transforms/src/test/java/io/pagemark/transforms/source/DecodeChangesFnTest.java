@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
-import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.io.aws2.kinesis.KinesisRecord;
 import org.apache.beam.sdk.metrics.MetricNameFilter;
 import org.apache.beam.sdk.metrics.MetricResult;
@@ -27,17 +27,19 @@ import org.apache.beam.sdk.testing.PAssert;
 import org.apache.beam.sdk.testing.TestPipeline;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.ParDo;
-import org.apache.beam.sdk.transforms.Sum;
+import org.apache.beam.sdk.transforms.MapElements;
+import org.apache.beam.sdk.transforms.Values;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TimestampedValue;
 import org.apache.beam.sdk.values.TupleTagList;
+import org.apache.beam.sdk.values.TypeDescriptors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@link DecodeChangesFn} on the DirectRunner: each record of every kind becomes its index changes, a dead letter
- * that says why and keeps the record, and one marker; its outcome is counted once, by the decoder that counts.
+ * that says why and keeps the record, and one read event with its parts; its outcome is counted once, by the decoder that counts.
  */
 @ExtendWith(TestPipelineExtension.class)
 class DecodeChangesFnTest {
@@ -77,6 +79,11 @@ class DecodeChangesFnTest {
     return records;
   }
 
+  /** Per record of {@link #input}: its shard, sequence number and parts (changes, or one dead letter). */
+  static final String[] PARTS = {TestKinesisRecords.SHARD + " 1:1", TestKinesisRecords.SHARD + " 2:2",
+      TestKinesisRecords.SHARD + " 3:0", TestKinesisRecords.SHARD + " 4:1", TestKinesisRecords.SHARD + " 5:0",
+      TestKinesisRecords.SHARD + " 6:0", TestKinesisRecords.SHARD + " 7:1", TestKinesisRecords.SHARD + " 8:1"};
+
   static IndexChange change(String group, String pk, long sequence, String removed, String added) {
     return new IndexChange(KeyValue.ofString(group), List.of(KeyValue.ofString(pk)),
         new Version(T * 1000, Long.toString(sequence)),
@@ -98,9 +105,13 @@ class DecodeChangesFnTest {
           ParDo.of(new DecodeChangesFn(new ChangeDecoder(Records.SCHEMA), counted))
               .withOutputTags(DecodeChangesFn.CHANGES,
                   TupleTagList.of(DecodeChangesFn.DEAD_LETTERS).and(DecodeChangesFn.RECORDS)));
-      PAssert.that(decoded.get(DecodeChangesFn.CHANGES).setCoder(IndexChangeCoder.of()))
+      PAssert.that(decoded.get(DecodeChangesFn.CHANGES)
+              .setCoder(KvCoder.of(RecordRef.Coder.of(), IndexChangeCoder.of()))
+              .apply((counted ? "counted" : "uncounted") + " changes", Values.create()))
           .containsInAnyOrder(expected);
-      PAssert.that(decoded.get(DecodeChangesFn.DEAD_LETTERS).setCoder(StringUtf8Coder.of())).satisfies(lines -> {
+      PAssert.that(decoded.get(DecodeChangesFn.DEAD_LETTERS)
+              .setCoder(KvCoder.of(RecordRef.Coder.of(), StringUtf8Coder.of()))
+              .apply((counted ? "counted" : "uncounted") + " dead letters", Values.create())).satisfies(lines -> {
         List<String> all = new ArrayList<>();
         lines.forEach(all::add);
         assertThat(all.size(), is(2));
@@ -111,9 +122,12 @@ class DecodeChangesFnTest {
             + "\"arrival\":\"2023-11-14T22:13:20.006Z\",\"data\":\"{oops\"}"));
         return null;
       });
-      PAssert.thatSingleton(decoded.get(DecodeChangesFn.RECORDS).setCoder(VarLongCoder.of())
-              .apply("Markers of " + (counted ? "counted" : "uncounted"), Sum.longsGlobally()))
-          .isEqualTo(8L);
+      // one read event per record, with the parts it has to write: its changes, or its dead letter
+      PAssert.that(decoded.get(DecodeChangesFn.RECORDS)
+              .setCoder(KvCoder.of(StringUtf8Coder.of(), ShardEvent.Coder.of()))
+              .apply("Parts of " + (counted ? "counted" : "uncounted"), MapElements.into(TypeDescriptors.strings())
+                  .via(e -> e.getKey() + " " + e.getValue().sequenceNumber() + ":" + e.getValue().expected())))
+          .containsInAnyOrder(PARTS);
     }
     PipelineResult result = p.run();
     result.waitUntilFinish();

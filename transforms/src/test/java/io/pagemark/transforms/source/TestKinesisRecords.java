@@ -15,11 +15,14 @@ import org.joda.time.Instant;
 public final class TestKinesisRecords {
   private TestKinesisRecords() {}
 
+  /** The shard of {@link #record}'s records. */
+  public static final String SHARD = "shardId-000000000000";
+
   /** A record of shard 0, timestamped with its arrival time, as KinesisIO emits it. */
   public static TimestampedValue<KinesisRecord> record(byte[] data, long sequence, long arrivalMillis) {
     Instant arrival = new Instant(arrivalMillis);
     return TimestampedValue.of(new KinesisRecord(ByteBuffer.wrap(data), Long.toString(sequence), 0, "pk", arrival,
-        arrival, "stream", "shardId-000000000000"), arrival);
+        arrival, "stream", SHARD), arrival);
   }
 
   /** Encodes the fields the stream reads: data, sequence number, arrival time and shard. */

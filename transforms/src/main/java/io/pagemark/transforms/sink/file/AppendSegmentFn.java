@@ -2,6 +2,7 @@ package io.pagemark.transforms.sink.file;
 
 import io.pagemark.change.IndexChange;
 import io.pagemark.transforms.source.LagBuckets;
+import io.pagemark.transforms.source.RecordRef;
 import io.pagemark.wal.Wal;
 import io.pagemark.wal.WalSegment;
 
@@ -17,10 +18,11 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.values.KV;
 
 /**
- * Appends one flush of one group's changes to the WAL as a new segment (written, forced and renamed into place), and
- * records for each change the lag from its ApproximateCreationDateTime to now, when it became durable.
+ * Appends one flush of one group's changes to the WAL as a new segment (written, forced and renamed into place),
+ * records for each change the lag from its ApproximateCreationDateTime to now, when it became durable, and then names
+ * the record of each change (for the shard positions).
  */
-final class AppendSegmentFn extends DoFn<KV<String, Iterable<IndexChange>>, Long> {
+final class AppendSegmentFn extends DoFn<KV<String, Iterable<KV<RecordRef, IndexChange>>>, RecordRef> {
   private final KeySchema schema;
   private final String root;
   private final Counter segments = Metrics.counter(StreamToWal.METRICS, "segmentsWritten");
@@ -39,10 +41,14 @@ final class AppendSegmentFn extends DoFn<KV<String, Iterable<IndexChange>>, Long
   }
 
   @ProcessElement
-  public void process(@Element KV<String, Iterable<IndexChange>> group, OutputReceiver<Long> out)
-      throws IOException {
+  public void process(@Element KV<String, Iterable<KV<RecordRef, IndexChange>>> group,
+      OutputReceiver<RecordRef> out) throws IOException {
     List<IndexChange> changes = new ArrayList<>();
-    group.getValue().forEach(changes::add);
+    List<RecordRef> records = new ArrayList<>();
+    for (KV<RecordRef, IndexChange> c : group.getValue()) {
+      records.add(c.getKey());
+      changes.add(c.getValue());
+    }
     if (changes.isEmpty()) {
       return;
     }
@@ -57,6 +63,6 @@ final class AppendSegmentFn extends DoFn<KV<String, Iterable<IndexChange>>, Long
       lag.update(ms);
       Metrics.counter(StreamToWal.METRICS, LagBuckets.counterName(ms)).inc();
     }
-    out.output((long) changes.size());
+    records.forEach(out::output);
   }
 }

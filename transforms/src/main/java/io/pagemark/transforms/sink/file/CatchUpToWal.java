@@ -7,6 +7,7 @@ import io.pagemark.dynamo.KeySchema;
 import io.pagemark.transforms.order.OrderGroups;
 import io.pagemark.transforms.source.IndexChangeCoder;
 import io.pagemark.transforms.source.ReadTimeBuckets;
+import io.pagemark.transforms.source.RecordRef;
 import io.pagemark.transforms.source.StreamWindows;
 import io.pagemark.wal.CatchUpWatermark;
 import java.nio.file.Path;
@@ -22,11 +23,13 @@ import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
-import org.apache.beam.sdk.transforms.Sum;
-import org.apache.beam.sdk.transforms.WithKeys;
+import org.apache.beam.sdk.transforms.Count;
+import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.TypeDescriptor;
 import org.apache.beam.sdk.values.TypeDescriptors;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -99,29 +102,35 @@ public abstract class CatchUpToWal extends PTransform<PCollectionTuple, PCollect
     }
   }
 
+  /** What the WAL's write steps name as the source of a change read from DynamoDB rather than from a Kinesis shard. */
+  static final RecordRef FROM_DYNAMODB = new RecordRef("", "");
+
   @Override
   public PCollection<Long> expand(PCollectionTuple read) {
     KeySchema schema = getSchema();
     String root = getOutput();
-    PCollection<Long> appended = read.get(ReadTimeBuckets.CHANGES)
+    PCollection<RecordRef> appended = read.get(ReadTimeBuckets.CHANGES)
         .apply("Key by " + schema.groupAttribute(),
-            WithKeys.<String, IndexChange>of(c -> OrderGroups.groupId(c.group()))
-                .withKeyType(TypeDescriptors.strings()))
-        .setCoder(KvCoder.of(StringUtf8Coder.of(), IndexChangeCoder.of()))
+            MapElements.into(TypeDescriptors.kvs(TypeDescriptors.strings(),
+                    TypeDescriptors.kvs(TypeDescriptor.of(RecordRef.class), TypeDescriptor.of(IndexChange.class))))
+                .via((IndexChange c) -> KV.of(OrderGroups.groupId(c.group()), KV.of(FROM_DYNAMODB, c))))
+        .setCoder(KvCoder.of(StringUtf8Coder.of(), KvCoder.of(RecordRef.Coder.of(), IndexChangeCoder.of())))
         .apply("Group by " + schema.groupAttribute(), GroupByKey.create())
         .apply("Append to WAL", ParDo.of(new AppendSegmentFn(schema, root)))
-        .setCoder(VarLongCoder.of());
-    PCollection<Long> deadLetters = read.get(ReadTimeBuckets.DEAD_LETTERS)
+        .setCoder(RecordRef.Coder.of());
+    PCollection<RecordRef> deadLetters = read.get(ReadTimeBuckets.DEAD_LETTERS)
         .apply("Shard dead letters",
-            WithKeys.<Integer, String>of(l -> Math.floorMod(l.hashCode(), StreamWindows.DEAD_LETTER_SHARDS))
-                .withKeyType(TypeDescriptors.integers()))
-        .setCoder(KvCoder.of(VarIntCoder.of(), StringUtf8Coder.of()))
+            MapElements.into(TypeDescriptors.kvs(TypeDescriptors.integers(),
+                    TypeDescriptors.kvs(TypeDescriptor.of(RecordRef.class), TypeDescriptors.strings())))
+                .via((String l) -> KV.of(Math.floorMod(l.hashCode(), StreamWindows.DEAD_LETTER_SHARDS),
+                    KV.of(FROM_DYNAMODB, l))))
+        .setCoder(KvCoder.of(VarIntCoder.of(), KvCoder.of(RecordRef.Coder.of(), StringUtf8Coder.of())))
         .apply("Group dead letters", GroupByKey.create())
         .apply("Write dead letters", ParDo.of(new WriteWalDeadLettersFn(root)))
-        .setCoder(VarLongCoder.of());
+        .setCoder(RecordRef.Coder.of());
     PCollection<Long> written = PCollectionList.of(appended).and(deadLetters)
         .apply("Everything written", Flatten.pCollections())
-        .apply("Count written", Sum.longsGlobally());
+        .apply("Count written", Count.globally());
     if (getWatermark() == null) {
       return written;
     }

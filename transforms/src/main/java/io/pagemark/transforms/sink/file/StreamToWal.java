@@ -6,7 +6,7 @@ import io.pagemark.commit.IndexCommit;
 import io.pagemark.dynamo.KeySchema;
 import io.pagemark.transforms.source.ChangeStreamWrites;
 import io.pagemark.transforms.source.DecodeChangesFn;
-import io.pagemark.transforms.source.StreamWindows;
+import io.pagemark.transforms.source.StreamResume;
 import io.pagemark.wal.Wal;
 import io.pagemark.wal.WalSegment;
 import java.nio.file.Path;
@@ -15,6 +15,7 @@ import org.apache.beam.sdk.io.aws2.kinesis.KinesisRecord;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PDone;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 
@@ -24,19 +25,20 @@ import org.joda.time.Duration;
  * one WAL segment ({@link WalSegment}); records that cannot be applied go to dead-letter files with the reason. The
  * index files themselves are not touched: {@link IndexCommit} folds the segments in.
  *
- * <p>Element timestamps are the records' Kinesis arrival times. Writes fire on processing time (so a quiet stream's
- * last changes are durable within a flush interval), while the resume position ({@link Wal#position()}) moves with
- * the watermark: when it passes the end of a one-second window of arrival times, every record of that window has been
- * written, and a restarted stream may begin there ({@link StreamWindows}).
+ * <p>Writes fire on processing time (so a quiet stream's last changes are durable within a flush interval). The
+ * resume positions ({@link Wal#shardPositions()}, one per Kinesis shard) move only over records whose changes and dead
+ * letters are all durable, in the order Kinesis holds them, never with the watermark; records at or before the
+ * positions this run started from are dropped unread.
  *
  * <pre>{@code
- * pipeline.apply(KinesisIO.read()...).apply(StreamToWal.of(schema).withOutput("/data/index"));
+ * pipeline.apply(KinesisIO.read()...)
+ *     .apply(StreamToWal.of(schema).withOutput("/data/index").withResume(new StreamResume(shards, positions)));
  * }</pre>
  *
  * <p>Immutable: every {@code withX} returns a new configuration.
  */
 @AutoValue
-public abstract class StreamToWal extends PTransform<PCollection<KinesisRecord>, PCollection<Long>> {
+public abstract class StreamToWal extends PTransform<PCollection<KinesisRecord>, PDone> {
   /** Namespace of the stream's Beam metrics (shared with the backfill's). */
   public static final String METRICS = "pagemark";
 
@@ -45,6 +47,8 @@ public abstract class StreamToWal extends PTransform<PCollection<KinesisRecord>,
   abstract @Nullable String getOutput();
 
   abstract Duration getFlushInterval();
+
+  abstract @Nullable StreamResume getResume();
 
   abstract Builder toBuilder();
 
@@ -55,6 +59,8 @@ public abstract class StreamToWal extends PTransform<PCollection<KinesisRecord>,
     abstract Builder setOutput(String root);
 
     abstract Builder setFlushInterval(Duration interval);
+
+    abstract Builder setResume(StreamResume resume);
 
     abstract StreamToWal build();
   }
@@ -97,20 +103,34 @@ public abstract class StreamToWal extends PTransform<PCollection<KinesisRecord>,
     return toBuilder().setFlushInterval(d).build();
   }
 
+  /**
+   * Where the WAL's shard positions stood when this run started ({@link Wal#shardPositions()}, or none to apply
+   * every record read) and how to prove each shard's order; required.
+   *
+   * @throws NullPointerException if {@code resume} is null
+   */
+  public StreamToWal withResume(StreamResume resume) {
+    return toBuilder().setResume(Objects.requireNonNull(resume, "resume")).build();
+  }
+
   @Override
   public void validate(@Nullable PipelineOptions options) {
     if (getOutput() == null) {
       throw new IllegalArgumentException("StreamToWal needs an output directory: withOutput(...)");
     }
+    if (getResume() == null) {
+      throw new IllegalArgumentException("StreamToWal needs to know where its shards stand: withResume(...)");
+    }
   }
 
   @Override
-  public PCollection<Long> expand(PCollection<KinesisRecord> records) {
+  public PDone expand(PCollection<KinesisRecord> records) {
+    validate(null);
     String root = getOutput();
     return ChangeStreamWrites.write(records, new DecodeChangesFn(new ChangeDecoder(getSchema())), getSchema(),
-        getFlushInterval(), new ChangeStreamWrites.Steps(
+        getFlushInterval(), getResume(), new ChangeStreamWrites.Steps(
             "Append to WAL", new AppendSegmentFn(getSchema(), root),
             "Write dead letters", new WriteWalDeadLettersFn(root),
-            "Advance resume position", new AdvancePositionFn(root)));
+            "Advance shard positions", "wal", new WalPositionStore(root)));
   }
 }

@@ -1,5 +1,6 @@
 package io.pagemark.transforms.sink.file;
 
+import io.pagemark.transforms.source.RecordRef;
 import io.pagemark.wal.Wal;
 import io.pagemark.wal.WalSegment;
 
@@ -13,8 +14,11 @@ import java.util.List;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.values.KV;
 
-/** Writes one flush of dead letters as a new file {@code wal/deadletter/dl-T-R.jsonl} (renamed into place). */
-final class WriteWalDeadLettersFn extends DoFn<KV<Integer, Iterable<String>>, Long> {
+/**
+ * Writes one flush of dead letters as a new file {@code wal/deadletter/dl-T-R.jsonl} (renamed into place), then names
+ * their records.
+ */
+final class WriteWalDeadLettersFn extends DoFn<KV<Integer, Iterable<KV<RecordRef, String>>>, RecordRef> {
   private final String root;
 
   WriteWalDeadLettersFn(String root) {
@@ -22,9 +26,14 @@ final class WriteWalDeadLettersFn extends DoFn<KV<Integer, Iterable<String>>, Lo
   }
 
   @ProcessElement
-  public void process(@Element KV<Integer, Iterable<String>> shard, OutputReceiver<Long> out) throws IOException {
+  public void process(@Element KV<Integer, Iterable<KV<RecordRef, String>>> shard, OutputReceiver<RecordRef> out)
+      throws IOException {
     List<String> lines = new ArrayList<>();
-    shard.getValue().forEach(lines::add);
+    List<RecordRef> records = new ArrayList<>();
+    for (KV<RecordRef, String> l : shard.getValue()) {
+      records.add(l.getKey());
+      lines.add(l.getValue());
+    }
     if (lines.isEmpty()) {
       return;
     }
@@ -34,6 +43,6 @@ final class WriteWalDeadLettersFn extends DoFn<KV<Integer, Iterable<String>>, Lo
     Path tmp = dir.resolve("." + name + ".tmp");
     Files.write(tmp, lines, StandardCharsets.UTF_8);
     Files.move(tmp, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE);
-    out.output((long) lines.size());
+    records.forEach(out::output);
   }
 }

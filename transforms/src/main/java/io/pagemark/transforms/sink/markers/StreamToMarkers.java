@@ -6,6 +6,7 @@ import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.markers.MarkerSpec;
 import io.pagemark.transforms.order.OrderGroups;
 import io.pagemark.transforms.source.DecodeChangesFn;
+import io.pagemark.transforms.source.RecordRef;
 import io.pagemark.transforms.source.IndexChangeCoder;
 import io.pagemark.transforms.source.StreamWindows;
 import java.util.Objects;
@@ -17,6 +18,7 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.Values;
 import org.apache.beam.sdk.transforms.WithKeys;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
@@ -86,12 +88,15 @@ public final class StreamToMarkers extends PTransform<PCollection<KinesisRecord>
                     TupleTagList.of(DecodeChangesFn.DEAD_LETTERS).and(DecodeChangesFn.RECORDS)));
     if (countRecords) {
       // alone in its pipeline: no WAL or Redis branch keeps the dead letters, so their reasons go to the log
-      decoded.get(DecodeChangesFn.DEAD_LETTERS).setCoder(StringUtf8Coder.of())
+      decoded.get(DecodeChangesFn.DEAD_LETTERS)
+          .setCoder(KvCoder.of(RecordRef.Coder.of(), StringUtf8Coder.of()))
+          .apply("Dead letters", Values.create())
           .apply("Log dead letters", ParDo.of(new LogDeadLettersFn()));
     }
     return decoded
         .get(DecodeChangesFn.CHANGES)
-        .setCoder(IndexChangeCoder.of())
+        .setCoder(KvCoder.of(RecordRef.Coder.of(), IndexChangeCoder.of()))
+        .apply("Changes", Values.create())
         .apply("Key by " + schema.groupAttribute(),
             WithKeys.<String, IndexChange>of(c -> OrderGroups.groupId(c.group()))
                 .withKeyType(TypeDescriptors.strings()))

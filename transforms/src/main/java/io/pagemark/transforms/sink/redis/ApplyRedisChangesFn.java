@@ -4,6 +4,7 @@ import io.pagemark.change.IndexChange;
 import io.pagemark.commit.redis.RedisChangeApplier;
 import io.pagemark.transforms.sink.file.StreamToWal;
 import io.pagemark.transforms.source.LagBuckets;
+import io.pagemark.transforms.source.RecordRef;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,9 +15,10 @@ import org.apache.beam.sdk.values.KV;
 
 /**
  * Applies one flush of one group's changes to its Redis sorted set ({@link RedisChangeApplier}), and records for each
- * applied change the lag from its ApproximateCreationDateTime to the moment it became visible.
+ * applied change the lag from its ApproximateCreationDateTime to the moment it became visible; then names the record
+ * of each change (for the shard positions).
  */
-final class ApplyRedisChangesFn extends DoFn<KV<String, Iterable<IndexChange>>, Long> {
+final class ApplyRedisChangesFn extends DoFn<KV<String, Iterable<KV<RecordRef, IndexChange>>>, RecordRef> {
   private final RedisStreamTarget target;
   private final Counter applied = Metrics.counter(StreamToWal.METRICS, "changesApplied");
   private final Counter stale = Metrics.counter(StreamToWal.METRICS, "changesStale");
@@ -35,9 +37,14 @@ final class ApplyRedisChangesFn extends DoFn<KV<String, Iterable<IndexChange>>, 
   }
 
   @ProcessElement
-  public void process(@Element KV<String, Iterable<IndexChange>> group, OutputReceiver<Long> out) {
+  public void process(@Element KV<String, Iterable<KV<RecordRef, IndexChange>>> group,
+      OutputReceiver<RecordRef> out) {
     List<IndexChange> changes = new ArrayList<>();
-    group.getValue().forEach(changes::add);
+    List<RecordRef> records = new ArrayList<>();
+    for (KV<RecordRef, IndexChange> c : group.getValue()) {
+      records.add(c.getKey());
+      changes.add(c.getValue());
+    }
     if (changes.isEmpty()) {
       return;
     }
@@ -52,7 +59,7 @@ final class ApplyRedisChangesFn extends DoFn<KV<String, Iterable<IndexChange>>, 
     runs.inc(r.runsRebuilt());
     replayed.inc(r.replayed());
     conflicts.inc(r.attempts() - 1);
-    out.output((long) changes.size());
+    records.forEach(out::output);
   }
 
   @Teardown

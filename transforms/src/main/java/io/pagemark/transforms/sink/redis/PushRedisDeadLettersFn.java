@@ -1,6 +1,7 @@
 package io.pagemark.transforms.sink.redis;
 
 import io.pagemark.commit.redis.RedisSession;
+import io.pagemark.transforms.source.RecordRef;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +13,7 @@ import redis.clients.jedis.Pipeline;
  * Appends one flush of dead letters (JSON lines) to the list {@code P deadletters}, keeping the newest
  * {@value StreamToRedis#MAX_DEAD_LETTERS}. A retried push may repeat a line; a dead letter is never lost.
  */
-final class PushRedisDeadLettersFn extends DoFn<KV<Integer, Iterable<String>>, Long> {
+final class PushRedisDeadLettersFn extends DoFn<KV<Integer, Iterable<KV<RecordRef, String>>>, RecordRef> {
   private final RedisStreamTarget target;
   private transient RedisSession redis;
 
@@ -26,9 +27,13 @@ final class PushRedisDeadLettersFn extends DoFn<KV<Integer, Iterable<String>>, L
   }
 
   @ProcessElement
-  public void process(@Element KV<Integer, Iterable<String>> shard, OutputReceiver<Long> out) {
+  public void process(@Element KV<Integer, Iterable<KV<RecordRef, String>>> shard, OutputReceiver<RecordRef> out) {
     List<byte[]> lines = new ArrayList<>();
-    shard.getValue().forEach(l -> lines.add(l.getBytes(StandardCharsets.UTF_8)));
+    List<RecordRef> records = new ArrayList<>();
+    for (KV<RecordRef, String> l : shard.getValue()) {
+      records.add(l.getKey());
+      lines.add(l.getValue().getBytes(StandardCharsets.UTF_8));
+    }
     if (lines.isEmpty()) {
       return;
     }
@@ -39,7 +44,7 @@ final class PushRedisDeadLettersFn extends DoFn<KV<Integer, Iterable<String>>, L
       p.ltrim(key, -StreamToRedis.MAX_DEAD_LETTERS, -1);
       return RedisSession.checkReplies(p.syncAndReturnAll());
     });
-    out.output((long) lines.size());
+    records.forEach(out::output);
   }
 
   @Teardown

@@ -10,12 +10,15 @@ import io.pagemark.format.redis.RedisAddress;
 import io.pagemark.format.redis.RedisLayout;
 import io.pagemark.order.DynamoTieOrder;
 import io.pagemark.commit.redis.RedisSession;
+import io.pagemark.transforms.source.ShardPositionStore;
+import io.pagemark.wal.ShardPosition;
 import io.pagemark.order.TieOrder;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -23,14 +26,13 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * What the Redis stream's steps share: the server, the key prefix, the schema, where runs of equal sort keys are
- * resolved (none: marked unknown) and the dedupe window; it also reads and advances the stream's resume position.
+ * resolved (none: marked unknown) and the dedupe window; it also reads and advances the stream's shard positions.
  * Immutable and serializable; {@link #builder} makes one, {@link StreamToRedis} makes its own from its configuration.
  */
 @AutoValue
 public abstract class RedisStreamTarget implements Serializable {
   private static final long serialVersionUID = 1L;
   static final long MAX_RETRY_MILLIS = 60_000;
-  static final byte[] POSITION = "position".getBytes(StandardCharsets.US_ASCII);
 
   /** The Redis server. */
   public abstract RedisAddress address();
@@ -84,11 +86,20 @@ public abstract class RedisStreamTarget implements Serializable {
     }
   }
 
-  /** KEYS: stream hash. ARGV: position (epoch ms). Moves the position forward only; returns 1 when it moved. */
-  static final byte[] ADVANCE =
-      ("local cur = redis.call('HGET', KEYS[1], 'position')\n"
-              + "if cur and tonumber(cur) >= tonumber(ARGV[1]) then return 0 end\n"
-              + "redis.call('HSET', KEYS[1], 'position', ARGV[1])\n"
+  /** Hash fields of the shard positions: this prefix, then the shard id. */
+  static final String SHARD_FIELD = "shard:";
+
+  /**
+   * KEYS: stream hash. ARGV: field, sequence number (decimal, no leading zeros), arrival (epoch ms). Moves the shard's
+   * position ({@code "SEQ ARRIVAL"}) forward only, comparing sequence numbers as numbers; returns 1 when it moved.
+   */
+  static final byte[] ADVANCE_SHARD =
+      ("local cur = redis.call('HGET', KEYS[1], ARGV[1])\n"
+              + "if cur then\n"
+              + "  local seq = string.match(cur, '^(%d+)')\n"
+              + "  if #seq > #ARGV[2] or (#seq == #ARGV[2] and seq >= ARGV[2]) then return 0 end\n"
+              + "end\n"
+              + "redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ' ' .. ARGV[3])\n"
               + "return 1")
           .getBytes(StandardCharsets.UTF_8);
 
@@ -130,19 +141,58 @@ public abstract class RedisStreamTarget implements Serializable {
     return applier(clientName);
   }
 
-  /** The stream's resume position in Redis, if it has one. */
-  public Optional<Instant> position() {
+  /** The stream's resume position per Kinesis shard id in Redis (empty before the stream applied a record). */
+  public Map<String, ShardPosition> shardPositions() {
+    byte[] key = layout().streamKey();
+    Map<byte[], byte[]> all;
     try (RedisSession s = session("pagemark-stream")) {
-      byte[] v = s.call("read the resume position", layout().streamKey(), j -> j.hget(layout().streamKey(), POSITION));
-      return v == null ? Optional.empty()
-          : Optional.of(Instant.ofEpochMilli(Long.parseLong(new String(v, StandardCharsets.US_ASCII))));
+      all = s.call("read the shard positions", key, j -> j.hgetAll(key));
     }
+    Map<String, ShardPosition> positions = new TreeMap<>();
+    for (Map.Entry<byte[], byte[]> e : all.entrySet()) {
+      String field = new String(e.getKey(), StandardCharsets.UTF_8);
+      if (!field.startsWith(SHARD_FIELD)) {
+        continue;
+      }
+      String value = new String(e.getValue(), StandardCharsets.US_ASCII);
+      String[] parts = value.split(" ");
+      try {
+        positions.put(field.substring(SHARD_FIELD.length()),
+            new ShardPosition(parts[0], Instant.ofEpochMilli(Long.parseLong(parts[1]))));
+      } catch (RuntimeException ex) {
+        throw new IllegalStateException("field " + field + " of " + new String(key, StandardCharsets.UTF_8)
+            + " is not \"SEQUENCE ARRIVAL_MILLIS\" but \"" + value + "\"; delete it (HDEL) to read that shard again"
+            + " from the oldest record", ex);
+      }
+    }
+    return positions;
   }
 
-  /** Moves the resume position forward (never back); whether it moved. */
-  boolean advancePosition(RedisSession s, long millis) {
-    Object r = s.call("advance the resume position", layout().streamKey(), j -> j.eval(ADVANCE, List.of(layout().streamKey()),
-        List.of(Long.toString(millis).getBytes(StandardCharsets.US_ASCII))));
+  /** Where the stream keeps its shard positions in this index. */
+  ShardPositionStore positionStore() {
+    return () -> {
+      RedisSession s = session("pagemark-stream-position");
+      return new ShardPositionStore.Writer() {
+        @Override
+        public boolean advance(String shardId, ShardPosition p) {
+          return advanceShardPosition(s, shardId, p);
+        }
+
+        @Override
+        public void close() {
+          s.close();
+        }
+      };
+    };
+  }
+
+  /** Moves a shard's position forward (never back); whether it moved. */
+  boolean advanceShardPosition(RedisSession s, String shardId, ShardPosition p) {
+    byte[] key = layout().streamKey();
+    Object r = s.call("advance the shard position", key, j -> j.eval(ADVANCE_SHARD, List.of(key), List.of(
+        (SHARD_FIELD + shardId).getBytes(StandardCharsets.UTF_8),
+        p.sequenceNumber().getBytes(StandardCharsets.US_ASCII),
+        Long.toString(p.arrival().toEpochMilli()).getBytes(StandardCharsets.US_ASCII))));
     return Long.valueOf(1).equals(r);
   }
 }

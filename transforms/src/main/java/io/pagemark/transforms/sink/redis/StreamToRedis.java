@@ -6,6 +6,7 @@ import io.pagemark.commit.redis.RedisChangeApplier;
 import io.pagemark.transforms.sink.file.StreamToWal;
 import io.pagemark.transforms.source.ChangeStreamWrites;
 import io.pagemark.transforms.source.DecodeChangesFn;
+import io.pagemark.transforms.source.StreamResume;
 
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.dynamo.KeySchema;
@@ -17,6 +18,7 @@ import org.apache.beam.sdk.io.aws2.kinesis.KinesisRecord;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PDone;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 
@@ -24,18 +26,20 @@ import org.joda.time.Duration;
  * Keeps a Redis index's live sorted sets current from a DynamoDB change stream: decodes each Kinesis record into index
  * changes ({@link ChangeDecoder}, as {@link StreamToWal} does), groups them by group key, and every flush interval
  * applies each group's changes with a {@link RedisChangeApplier} (idempotent, atomic per group, runs of equal sort keys
- * rebuilt); records that cannot be applied go to the list {@code P deadletters} with the reason. The resume position
- * ({@code position} in the hash {@code P stream}) moves with the watermark, like the WAL's.
+ * rebuilt); records that cannot be applied go to the list {@code P deadletters} with the reason. The resume positions
+ * (one field {@code shard:ID} per Kinesis shard in the hash {@code P stream}) move only over records whose changes are
+ * all applied, in Kinesis order, like the WAL's.
  *
  * <pre>{@code
  * pipeline.apply(KinesisIO.read()...)
- *     .apply(StreamToRedis.of(schema).to(RedisAddress.parse("redis://127.0.0.1:6379/0"), prefix));
+ *     .apply(StreamToRedis.of(schema).to(RedisAddress.parse("redis://127.0.0.1:6379/0"), prefix)
+ *         .withResume(new StreamResume(shards, target.shardPositions())));
  * }</pre>
  *
  * <p>Immutable: every {@code withX} returns a new configuration.
  */
 @AutoValue
-public abstract class StreamToRedis extends PTransform<PCollection<KinesisRecord>, PCollection<Long>> {
+public abstract class StreamToRedis extends PTransform<PCollection<KinesisRecord>, PDone> {
   /** Dead letters kept in Redis, newest last. */
   static final long MAX_DEAD_LETTERS = 100_000;
   static final long DEFAULT_DEDUPE_MILLIS = TimeUnit.HOURS.toMillis(24);
@@ -54,6 +58,8 @@ public abstract class StreamToRedis extends PTransform<PCollection<KinesisRecord
 
   abstract boolean getCountRecords();
 
+  abstract @Nullable StreamResume getResume();
+
   abstract Builder toBuilder();
 
   @AutoValue.Builder
@@ -71,6 +77,8 @@ public abstract class StreamToRedis extends PTransform<PCollection<KinesisRecord
     abstract Builder setDedupeWindow(java.time.Duration window);
 
     abstract Builder setCountRecords(boolean count);
+
+    abstract Builder setResume(StreamResume resume);
 
     abstract StreamToRedis build();
   }
@@ -142,10 +150,23 @@ public abstract class StreamToRedis extends PTransform<PCollection<KinesisRecord
     return toBuilder().setCountRecords(false).build();
   }
 
+  /**
+   * Where the Redis index's shard positions stood when this run started ({@link RedisStreamTarget#shardPositions()},
+   * or none to apply every record read) and how to prove each shard's order; required.
+   *
+   * @throws NullPointerException if {@code resume} is null
+   */
+  public StreamToRedis withResume(StreamResume resume) {
+    return toBuilder().setResume(Objects.requireNonNull(resume, "resume")).build();
+  }
+
   @Override
   public void validate(@Nullable PipelineOptions options) {
     if (getAddress() == null) {
       throw new IllegalArgumentException("StreamToRedis needs a Redis index: to(address, keyPrefix)");
+    }
+    if (getResume() == null) {
+      throw new IllegalArgumentException("StreamToRedis needs to know where its shards stand: withResume(...)");
     }
   }
 
@@ -168,12 +189,13 @@ public abstract class StreamToRedis extends PTransform<PCollection<KinesisRecord
   }
 
   @Override
-  public PCollection<Long> expand(PCollection<KinesisRecord> records) {
+  public PDone expand(PCollection<KinesisRecord> records) {
+    validate(null);
     RedisStreamTarget target = target();
     return ChangeStreamWrites.write(records, new DecodeChangesFn(new ChangeDecoder(getSchema()), getCountRecords()),
-        getSchema(), getFlushInterval(), new ChangeStreamWrites.Steps(
+        getSchema(), getFlushInterval(), getResume(), new ChangeStreamWrites.Steps(
             "Apply to Redis sorted sets", new ApplyRedisChangesFn(target),
             "Push dead letters to Redis", new PushRedisDeadLettersFn(target),
-            "Advance Redis resume position", new AdvanceRedisPositionFn(target)));
+            "Advance Redis shard positions", "redis", target.positionStore()));
   }
 }

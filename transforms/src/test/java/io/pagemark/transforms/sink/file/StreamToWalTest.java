@@ -10,7 +10,10 @@ import io.pagemark.testing.RedisExtension;
 import io.pagemark.testing.RedisServer;
 import io.pagemark.transforms.TestPipelineExtension;
 import io.pagemark.transforms.sink.redis.StreamToRedis;
+import io.pagemark.transforms.source.ListShardSequence;
+import io.pagemark.transforms.source.StreamResume;
 import io.pagemark.transforms.source.TestKinesisRecords;
+import io.pagemark.wal.ShardPosition;
 import io.pagemark.wal.Wal;
 import io.pagemark.wal.WalSegment;
 
@@ -28,6 +31,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -70,7 +74,8 @@ class StreamToWalTest {
     java.util.Collections.shuffle(input, new Random(1));
 
     p.apply(Create.timestamped(input).withCoder(new TestKinesisRecords.Coder()))
-        .apply(StreamToWal.of(Records.SCHEMA).withOutput(root.toString()));
+        .apply(StreamToWal.of(Records.SCHEMA).withOutput(root.toString())
+            .withResume(ListShardSequence.of(input).fresh()));
     p.run().waitUntilFinish();
 
     List<String> written = new ArrayList<>();
@@ -97,9 +102,9 @@ class StreamToWalTest {
     assertThat(String.join("\n", deadLetters), containsString("unknown eventName \\\"TRUNCATE\\\""));
     assertThat(String.join("\n", deadLetters), containsString("\"dataBase64\":\"/wA=\""));
     assertThat(String.join("\n", deadLetters), containsString("\"sequenceNumber\":\"9001\""));
-    // the last record arrived at T0 + 5 + 1499 * 10 ms: every window up to the end of its second is done
-    long last = T0 + 5 + 699 * 10L;
-    assertThat(wal.position().orElseThrow(), equalTo(Instant.ofEpochMilli(last - last % 1000 + 1000)));
+    // every record of the shard is durable: the position is the shard's last record (sequence 9100, a dead letter)
+    assertThat(wal.shardPositions(), equalTo(Map.of(TestKinesisRecords.SHARD,
+        new ShardPosition("9100", Instant.ofEpochMilli(T0 + 9)))));
 
     // and the commit turns the WAL into the index of the final table
     TestIndex.writeBuild(root, "b0", T0, Records.SCHEMA, s.entriesAfter(0), TestIndex.FAKE_DYNAMO);
@@ -118,13 +123,51 @@ class StreamToWalTest {
     }
     PCollection<KinesisRecord> records =
         p.apply(Create.timestamped(input).withCoder(new TestKinesisRecords.Coder()));
-    records.apply("WAL", StreamToWal.of(Records.SCHEMA).withOutput(root.toString()));
+    StreamResume resume = ListShardSequence.of(input).fresh();
+    records.apply("WAL", StreamToWal.of(Records.SCHEMA).withOutput(root.toString()).withResume(resume));
     records.apply("Redis", StreamToRedis.of(Records.SCHEMA)
-        .to(RedisAddress.parse(redis.uri()), "count:" + UUID.randomUUID() + ":").withoutRecordCounts());
+        .to(RedisAddress.parse(redis.uri()), "count:" + UUID.randomUUID() + ":").withoutRecordCounts()
+        .withResume(resume));
     PipelineResult result = p.run();
     result.waitUntilFinish();
     assertThat(counter(result, "recordsRead"), is((long) s.records.size()));
     assertThat(counter(result, "changes"), is((long) s.changes(0, s.records.size()).size()));
+  }
+
+  @Test
+  void aShardPositionStopsBeforeARecordNotYetReadAndARestartDropsWhatItCovers(TestPipeline p, @TempDir Path root)
+      throws IOException {
+    ChangeScenario s = new ChangeScenario(9, 200, 20, T0);
+    List<TimestampedValue<KinesisRecord>> all = new ArrayList<>();
+    for (int i = 0; i < s.records.size(); i++) {
+      all.add(record(Records.bytes(s.records.get(i)), 1000 + i, T0 + 5 + i * 10L));
+    }
+    // Kinesis holds record 1120, but this run never gets it (a reader that has not reached it, say): whatever else is
+    // durable, the shard's position may not pass it
+    List<TimestampedValue<KinesisRecord>> delivered = new ArrayList<>(all);
+    delivered.remove(120);
+    java.util.Collections.shuffle(delivered, new Random(3));
+    ListShardSequence kinesis = ListShardSequence.of(all);
+    p.apply(Create.timestamped(delivered).withCoder(new TestKinesisRecords.Coder()))
+        .apply(StreamToWal.of(Records.SCHEMA).withOutput(root.toString()).withResume(kinesis.fresh()));
+    p.run().waitUntilFinish();
+    Map<String, ShardPosition> positions = new Wal(root).shardPositions();
+    assertThat(positions, equalTo(Map.of(TestKinesisRecords.SHARD,
+        new ShardPosition("1119", Instant.ofEpochMilli(T0 + 5 + 119 * 10L)))));
+
+    // a restart reads everything again (as from a time before the position) and applies only what follows it
+    org.apache.beam.sdk.Pipeline again = org.apache.beam.sdk.Pipeline.create(p.getOptions());
+    again.apply(Create.timestamped(all).withCoder(new TestKinesisRecords.Coder()))
+        .apply(StreamToWal.of(Records.SCHEMA).withOutput(root.toString())
+            .withResume(new StreamResume(kinesis, positions)));
+    PipelineResult result = again.run();
+    result.waitUntilFinish();
+    assertThat(counter(result, "recordsRead"), is((long) s.records.size() - 120));
+    assertThat(new Wal(root).shardPositions().get(TestKinesisRecords.SHARD).sequenceNumber(),
+        equalTo(Long.toString(1000 + s.records.size() - 1)));
+    TestIndex.writeBuild(root, "b0", T0, Records.SCHEMA, s.entriesAfter(0), TestIndex.FAKE_DYNAMO);
+    IndexCommit.of(root).withTies(TestIndex.FAKE_DYNAMO).run();
+    IndexCommitTest.assertIndexIs(root, s.entriesAfter(s.records.size()), TestIndex.FAKE_DYNAMO);
   }
 
   private static long counter(PipelineResult result, String name) {
