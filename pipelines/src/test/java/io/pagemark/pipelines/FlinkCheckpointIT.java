@@ -22,7 +22,6 @@ import io.pagemark.testing.flink.FlinkCluster;
 import io.pagemark.testing.flink.FlinkClusterExtension;
 import io.pagemark.testing.flink.FlinkJvm;
 import io.pagemark.transforms.source.KinesisConnection;
-import io.pagemark.wal.Wal;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -31,9 +30,9 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -110,15 +109,8 @@ class FlinkCheckpointIT {
 
         relay.awaitIdle(Duration.ofSeconds(120));
         assertThat(relay.duplicated(), greaterThan(5L));
-        Instant lastArrival = StreamIT.lastArrival(kinesalite, TABLE);
-        Wal wal = new Wal(index);
-        StreamIT.awaitTrue(Duration.ofSeconds(120), () -> {
-          try {
-            return wal.position().map(p -> p.isAfter(lastArrival)).orElse(false) || !launcher.isAlive();
-          } catch (IOException e) {
-            return false;
-          }
-        }, "the stream did not get past the last record (" + lastArrival + ")");
+        Map<String, String> last = ShardPositions.lastSequenceNumbers(kinesalite, TABLE);
+        StreamIT.awaitPositions(index, null, null, last, launcher);
         assertThat(StreamIT.log(log), launcher.isAlive(), is(true));
         phase("stream caught up", t);
 
