@@ -1,0 +1,180 @@
+package io.pagemark.format;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * How one stored key attribute of a version-2 group file is held in its record slot: a prefix every value shares
+ * (stored once in the header) and a suffix encoded by one of the codecs of docs/format-v2.md. Decoding returns the
+ * exact bytes that were encoded; a slot that holds an impossible value is reported as corrupt.
+ */
+record ColumnCodec(int code, byte[] prefix, int p, int k, long base) {
+  static final int VAR = 1;
+  static final int FIXED = 2;
+  static final int DIGITS = 3;
+  static final int DATETIME_S = 4;
+  static final int DATETIME_MS = 5;
+
+  /** 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z: the years the patterns print with four digits. */
+  static final long MIN_SECOND = -62167219200L;
+  static final long MAX_SECOND = 253402300799L;
+
+  ColumnCodec {
+    prefix = prefix.clone();
+  }
+
+  /** Checks the parameters read from a header; throws with what is wrong. */
+  void check() {
+    boolean ok = switch (code) {
+      case VAR -> (k == 1 && p <= 0xFF || k == 2 && p <= 0xFFFF) && base == 0;
+      case FIXED -> k == 0 && p >= 0 && p <= 0xFFFF && base == 0;
+      case DIGITS -> p >= 1 && p <= 18 && k >= 0 && k <= 8 && base >= 0 && base <= MAX_DIGITS[p];
+      case DATETIME_S -> p == 0 && k >= 0 && k <= 8 && base >= MIN_SECOND && base <= MAX_SECOND;
+      case DATETIME_MS -> p == 0 && k >= 0 && k <= 8 && base >= MIN_SECOND * 1000 && base <= MAX_SECOND * 1000 + 999;
+      default -> false;
+    };
+    if (!ok || prefix.length > GroupFileFormat.MAX_VALUE_BYTES) {
+      throw new IllegalArgumentException("bad column codec " + this);
+    }
+  }
+
+  /** Bytes of the slot in a record. */
+  int slotWidth() {
+    return switch (code) {
+      case VAR -> k + p;
+      case FIXED -> p;
+      default -> k;
+    };
+  }
+
+  /** The longest value this column holds, for a version-1 record of the same values. */
+  int longestValue() {
+    return prefix.length + switch (code) {
+      case VAR, FIXED, DIGITS -> p;
+      case DATETIME_S -> 20;
+      default -> 24;
+    };
+  }
+
+  /** Writes the slot of {@code value}, which must be one of the values the codec was chosen for. */
+  void encode(byte[] value, ByteBuffer out) {
+    int n = value.length - prefix.length;
+    switch (code) {
+      case VAR -> {
+        if (k == 1) {
+          out.put((byte) n);
+        } else {
+          out.putShort((short) n);
+        }
+        out.put(value, prefix.length, n);
+        out.position(out.position() + p - n);
+      }
+      case FIXED -> out.put(value, prefix.length, n);
+      case DIGITS -> putUnsigned(out, Long.parseLong(ascii(value, prefix.length, n)) - base, k);
+      case DATETIME_S -> putUnsigned(out, Datetimes.parse(value, prefix.length, n, false) - base, k);
+      default -> putUnsigned(out, Datetimes.parse(value, prefix.length, n, true) - base, k);
+    }
+  }
+
+  /** Reads a slot back into the value's bytes; throws IllegalArgumentException for an impossible slot. */
+  byte[] decode(ByteBuffer in) {
+    byte[] suffix = switch (code) {
+      case VAR -> {
+        int n = k == 1 ? in.get() & 0xFF : in.getShort() & 0xFFFF;
+        if (n > p) {
+          throw new IllegalArgumentException("value of " + n + " bytes in a slot of " + p);
+        }
+        byte[] s = new byte[n];
+        in.get(s);
+        in.position(in.position() + p - n);
+        yield s;
+      }
+      case FIXED -> {
+        byte[] s = new byte[p];
+        in.get(s);
+        yield s;
+      }
+      case DIGITS -> {
+        long v = base + getUnsigned(in, k);
+        if (v < 0 || v > MAX_DIGITS[p]) {
+          throw new IllegalArgumentException("number " + v + " has more than " + p + " digits");
+        }
+        String t = Long.toString(v);
+        yield ("0".repeat(p - t.length()) + t).getBytes(StandardCharsets.US_ASCII);
+      }
+      case DATETIME_S -> {
+        long s = base + getUnsigned(in, k);
+        if (s < MIN_SECOND || s > MAX_SECOND) {
+          throw new IllegalArgumentException("datetime " + s + " s is outside years 0000-9999");
+        }
+        yield Datetimes.format(s, false);
+      }
+      default -> {
+        long ms = base + getUnsigned(in, k);
+        if (ms < MIN_SECOND * 1000 || ms > MAX_SECOND * 1000 + 999) {
+          throw new IllegalArgumentException("datetime " + ms + " ms is outside years 0000-9999");
+        }
+        yield Datetimes.format(ms, true);
+      }
+    };
+    if (prefix.length == 0) {
+      return suffix;
+    }
+    byte[] v = Arrays.copyOf(prefix, prefix.length + suffix.length);
+    System.arraycopy(suffix, 0, v, prefix.length, suffix.length);
+    return v;
+  }
+
+  static final long[] MAX_DIGITS = new long[19];
+
+  static {
+    long m = 0;
+    for (int i = 1; i <= 18; i++) {
+      m = m * 10 + 9;
+      MAX_DIGITS[i] = m;
+    }
+  }
+
+  /** Bytes needed for {@code v} (an unsigned span, ≥ 0). */
+  static int bytesFor(long v) {
+    return v == 0 ? 0 : (64 - Long.numberOfLeadingZeros(v) + 7) / 8;
+  }
+
+  private static void putUnsigned(ByteBuffer out, long v, int k) {
+    for (int i = k - 1; i >= 0; i--) {
+      out.put((byte) (v >>> (8 * i)));
+    }
+  }
+
+  private static long getUnsigned(ByteBuffer in, int k) {
+    long v = 0;
+    for (int i = 0; i < k; i++) {
+      v = (v << 8) | (in.get() & 0xFF);
+    }
+    if (k == 8 && v < 0) {
+      throw new IllegalArgumentException("span " + Long.toUnsignedString(v) + " overflows");
+    }
+    return v;
+  }
+
+  private static String ascii(byte[] b, int from, int n) {
+    return new String(b, from, n, StandardCharsets.ISO_8859_1);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ColumnCodec c && c.code == code && Arrays.equals(c.prefix, prefix) && c.p == p && c.k == k
+        && c.base == base;
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(prefix) * 31 + code * 7 + p + k + Long.hashCode(base);
+  }
+
+  @Override
+  public String toString() {
+    return "codec " + code + " (prefix of " + prefix.length + " bytes, p " + p + ", k " + k + ", base " + base + ")";
+  }
+}
