@@ -24,7 +24,8 @@ import java.util.List;
  * width into the event loop's buffer, and a member is encoded from the record's bytes without decoding it. Reads go
  * through the page cache rather than a mapping, so the server's resident memory does not grow with the index: the
  * kernel keeps hot pages for every process and drops cold ones. A range is read in blocks of up to 64 kB, and the
- * event loop keeps its 256 most recently read single records.
+ * event loop keeps its 256 most recently read single records. Reads group files of format version 1; {@link #open}
+ * gives a {@link DecodedGroupView} for version 2.
  */
 final class FileGroupView implements GroupView {
   /**
@@ -78,16 +79,19 @@ final class FileGroupView implements GroupView {
    *
    * @param holdsFilesOf whether a file written by a build id belongs to the served build
    */
-  static FileGroupView open(Path file, KeyValue group, java.util.function.Predicate<String> holdsFilesOf,
+  static GroupView open(Path file, KeyValue group, java.util.function.Predicate<String> holdsFilesOf,
       Buffers buffers) throws IOException {
-    GroupHeader h;
-    try (GroupFile f = GroupFile.open(file)) {
-      h = f.header();
-    }
+    GroupFile f = GroupFile.open(file);
+    GroupHeader h = f.header();
     if (!h.groupKey().equals(group) || !holdsFilesOf.test(h.buildId())) {
+      f.close();
       throw new IndexFormatException(file, "holds group " + h.groupKey() + " of build " + h.buildId()
           + ", expected " + group + " of the served build");
     }
+    if (f.formatVersion() != 1) {
+      return new DecodedGroupView(f); // codec-encoded records: read decoded (docs/format-v2.md)
+    }
+    f.close();
     return new FileGroupView(file, FileChannel.open(file, StandardOpenOption.READ), h, buffers);
   }
 
