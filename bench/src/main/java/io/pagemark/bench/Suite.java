@@ -33,7 +33,8 @@ public final class Suite {
   static List<Bench> benches() {
     return List.of(new DeepPages(), new LookupLatency(), new S3Lookups(), new Footprint(), new Commit(),
         new BuildThroughput(), new PeakMemory(), new PostgresPages(), new ServePages(), new Resp(),
-        new ClusterLookupLatency(), new UnionPagesBench(), new CatchUpReads(), new MarkerCosts());
+        new ClusterLookupLatency(), new UnionPagesBench(), new CatchUpReads(), new MarkerCosts(),
+        new FormatVersions());
   }
 
   /**
