@@ -15,6 +15,7 @@ record ColumnCodec(int code, byte[] prefix, int p, int k, long base) {
   static final int DIGITS = 3;
   static final int DATETIME_S = 4;
   static final int DATETIME_MS = 5;
+  static final int ALPHA64 = 6;
 
   /** 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z: the years the patterns print with four digits. */
   static final long MIN_SECOND = -62167219200L;
@@ -31,6 +32,7 @@ record ColumnCodec(int code, byte[] prefix, int p, int k, long base) {
       case FIXED -> k == 0 && p >= 0 && p <= 0xFFFF && base == 0;
       case DIGITS -> p >= 1 && p <= 18 && k >= 0 && k <= 8 && base >= 0 && base <= MAX_DIGITS[p];
       case DATETIME_S -> p == 0 && k >= 0 && k <= 8 && base >= MIN_SECOND && base <= MAX_SECOND;
+      case ALPHA64 -> p >= 1 && p <= 0xFFFF && k == (6 * p + 7) / 8 && base == 0;
       case DATETIME_MS -> p == 0 && k >= 0 && k <= 8 && base >= MIN_SECOND * 1000 && base <= MAX_SECOND * 1000 + 999;
       default -> false;
     };
@@ -44,14 +46,14 @@ record ColumnCodec(int code, byte[] prefix, int p, int k, long base) {
     return switch (code) {
       case VAR -> k + p;
       case FIXED -> p;
-      default -> k;
+      default -> k; // DIGITS, DATETIME_S, DATETIME_MS, ALPHA64
     };
   }
 
   /** The longest value this column holds, for a version-1 record of the same values. */
   int longestValue() {
     return prefix.length + switch (code) {
-      case VAR, FIXED, DIGITS -> p;
+      case VAR, FIXED, DIGITS, ALPHA64 -> p;
       case DATETIME_S -> 20;
       default -> 24;
     };
@@ -73,56 +75,62 @@ record ColumnCodec(int code, byte[] prefix, int p, int k, long base) {
       case FIXED -> out.put(value, prefix.length, n);
       case DIGITS -> putUnsigned(out, Long.parseLong(ascii(value, prefix.length, n)) - base, k);
       case DATETIME_S -> putUnsigned(out, Datetimes.parse(value, prefix.length, n, false) - base, k);
+      case ALPHA64 -> Alphabet64.pack(value, prefix.length, n, out, k);
       default -> putUnsigned(out, Datetimes.parse(value, prefix.length, n, true) - base, k);
     }
   }
 
   /** Reads a slot back into the value's bytes; throws IllegalArgumentException for an impossible slot. */
   byte[] decode(ByteBuffer in) {
-    byte[] suffix = switch (code) {
+    int at = prefix.length;
+    byte[] v;
+    switch (code) {
       case VAR -> {
         int n = k == 1 ? in.get() & 0xFF : in.getShort() & 0xFFFF;
         if (n > p) {
           throw new IllegalArgumentException("value of " + n + " bytes in a slot of " + p);
         }
-        byte[] s = new byte[n];
-        in.get(s);
+        v = new byte[at + n];
+        in.get(v, at, n);
         in.position(in.position() + p - n);
-        yield s;
       }
       case FIXED -> {
-        byte[] s = new byte[p];
-        in.get(s);
-        yield s;
+        v = new byte[at + p];
+        in.get(v, at, p);
       }
       case DIGITS -> {
-        long v = base + getUnsigned(in, k);
-        if (v < 0 || v > MAX_DIGITS[p]) {
-          throw new IllegalArgumentException("number " + v + " has more than " + p + " digits");
+        long n = base + getUnsigned(in, k);
+        if (n < 0 || n > MAX_DIGITS[p]) {
+          throw new IllegalArgumentException("number " + n + " has more than " + p + " digits");
         }
-        String t = Long.toString(v);
-        yield ("0".repeat(p - t.length()) + t).getBytes(StandardCharsets.US_ASCII);
+        v = new byte[at + p];
+        for (int i = at + p - 1; i >= at; i--) {
+          v[i] = (byte) ('0' + n % 10);
+          n /= 10;
+        }
       }
       case DATETIME_S -> {
-        long s = base + getUnsigned(in, k);
-        if (s < MIN_SECOND || s > MAX_SECOND) {
-          throw new IllegalArgumentException("datetime " + s + " s is outside years 0000-9999");
+        long t = base + getUnsigned(in, k);
+        if (t < MIN_SECOND || t > MAX_SECOND) {
+          throw new IllegalArgumentException("datetime " + t + " s is outside years 0000-9999");
         }
-        yield Datetimes.format(s, false);
+        v = new byte[at + 20];
+        Datetimes.format(t, false, v, at);
+      }
+      case ALPHA64 -> {
+        v = new byte[at + p];
+        Alphabet64.unpack(in, k, v, at, p);
       }
       default -> {
-        long ms = base + getUnsigned(in, k);
-        if (ms < MIN_SECOND * 1000 || ms > MAX_SECOND * 1000 + 999) {
-          throw new IllegalArgumentException("datetime " + ms + " ms is outside years 0000-9999");
+        long t = base + getUnsigned(in, k);
+        if (t < MIN_SECOND * 1000 || t > MAX_SECOND * 1000 + 999) {
+          throw new IllegalArgumentException("datetime " + t + " ms is outside years 0000-9999");
         }
-        yield Datetimes.format(ms, true);
+        v = new byte[at + 24];
+        Datetimes.format(t, true, v, at);
       }
-    };
-    if (prefix.length == 0) {
-      return suffix;
     }
-    byte[] v = Arrays.copyOf(prefix, prefix.length + suffix.length);
-    System.arraycopy(suffix, 0, v, prefix.length, suffix.length);
+    System.arraycopy(prefix, 0, v, 0, at);
     return v;
   }
 

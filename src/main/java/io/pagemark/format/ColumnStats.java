@@ -14,6 +14,7 @@ final class ColumnStats {
   private int minLength = Integer.MAX_VALUE;
   private int maxLength;
   private int minTrailingDigits = Integer.MAX_VALUE;
+  private int minTrailingSymbols = Integer.MAX_VALUE; // of Alphabet64
   private byte[] min; // in unsigned byte order
   private byte[] max;
   private boolean seconds = true;
@@ -49,6 +50,11 @@ final class ColumnStats {
       digits++;
     }
     minTrailingDigits = Math.min(minTrailingDigits, digits);
+    int symbols = 0;
+    while (symbols < n && Alphabet64.isSymbol(b[from + n - 1 - symbols])) {
+      symbols++;
+    }
+    minTrailingSymbols = Math.min(minTrailingSymbols, symbols);
     seconds = seconds && time(b, from, n, false);
     millis = millis && time(b, from, n, true);
   }
@@ -79,6 +85,9 @@ final class ColumnStats {
       long lo = number(min, prefixLength);
       long hi = number(max, prefixLength);
       best = narrower(best, new ColumnCodec(ColumnCodec.DIGITS, shared, suffix, ColumnCodec.bytesFor(hi - lo), lo));
+    }
+    if (minLength == maxLength && suffix >= 1 && suffix <= minTrailingSymbols) {
+      best = narrower(best, new ColumnCodec(ColumnCodec.ALPHA64, shared, suffix, (6 * suffix + 7) / 8, 0));
     }
     if (minLength == maxLength) {
       best = narrower(best, new ColumnCodec(ColumnCodec.FIXED, shared, suffix, 0, 0));

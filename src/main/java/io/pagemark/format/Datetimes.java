@@ -37,30 +37,37 @@ final class Datetimes {
     return millis ? s * 1000 + milli : s;
   }
 
-  /** The text of an instant in years 0000-9999, as ASCII bytes. */
-  static byte[] format(long value, boolean millis) {
+  /** Writes the text of an instant in years 0000-9999 into {@code t} at {@code at} (20 or 24 bytes). */
+  static void format(long value, boolean millis, byte[] t, int at) {
     long s = millis ? Math.floorDiv(value, 1000) : value;
-    long day = Math.floorDiv(s, 86_400);
+    long days = Math.floorDiv(s, 86_400);
     int secondOfDay = (int) Math.floorMod(s, 86_400);
-    LocalDate d = LocalDate.ofEpochDay(day);
-    byte[] t = new byte[millis ? 24 : 20];
-    put(t, 0, d.getYear(), 4);
-    t[4] = '-';
-    put(t, 5, d.getMonthValue(), 2);
-    t[7] = '-';
-    put(t, 8, d.getDayOfMonth(), 2);
-    t[10] = 'T';
-    put(t, 11, secondOfDay / 3600, 2);
-    t[13] = ':';
-    put(t, 14, secondOfDay / 60 % 60, 2);
-    t[16] = ':';
-    put(t, 17, secondOfDay % 60, 2);
+    // civil date from days since 1970-01-01 (proleptic Gregorian, eras of 400 years), without allocating
+    long z = days + 719_468;
+    long era = Math.floorDiv(z, 146_097);
+    long doe = z - era * 146_097;
+    long yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    long mp = (5 * doy + 2) / 153;
+    int day = (int) (doy - (153 * mp + 2) / 5 + 1);
+    int month = (int) (mp < 10 ? mp + 3 : mp - 9);
+    int year = (int) (yoe + era * 400 + (month <= 2 ? 1 : 0));
+    put(t, at, year, 4);
+    t[at + 4] = '-';
+    put(t, at + 5, month, 2);
+    t[at + 7] = '-';
+    put(t, at + 8, day, 2);
+    t[at + 10] = 'T';
+    put(t, at + 11, secondOfDay / 3600, 2);
+    t[at + 13] = ':';
+    put(t, at + 14, secondOfDay / 60 % 60, 2);
+    t[at + 16] = ':';
+    put(t, at + 17, secondOfDay % 60, 2);
     if (millis) {
-      t[19] = '.';
-      put(t, 20, (int) Math.floorMod(value, 1000), 3);
+      t[at + 19] = '.';
+      put(t, at + 20, (int) Math.floorMod(value, 1000), 3);
     }
-    t[t.length - 1] = 'Z';
-    return t;
+    t[at + (millis ? 23 : 19)] = 'Z';
   }
 
   private static int digits(byte[] b, int from, int n) {

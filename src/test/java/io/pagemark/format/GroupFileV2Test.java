@@ -114,7 +114,7 @@ class GroupFileV2Test {
   }
 
   @Test
-  void theSeedShapeIs28BytesAnEntry() throws IOException {
+  void theSeedShapeIs22BytesARecord() throws IOException {
     Random r = new Random(2);
     String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     List<List<KeyValue>> keys = new ArrayList<>();
@@ -129,7 +129,7 @@ class GroupFileV2Test {
     roundTrip(SK_PK, records);
     Path file = dir.resolve("seed.pmi");
     GroupFiles.write(file, "PK2", GROUP, SK_PK, "b", 1L, records, GroupFileFormat.VERSION_2);
-    assertThat(ByteBuffer.wrap(Files.readAllBytes(file)).getInt(16), equalTo(28));
+    assertThat(ByteBuffer.wrap(Files.readAllBytes(file)).getInt(16), equalTo(4 + 18)); // 24 characters in 18 bytes
   }
 
   @Test
@@ -163,7 +163,11 @@ class GroupFileV2Test {
         List.of("id-9", "id-0"),
         List.of("same", "same", "same"),
         List.of("x"),
-        List.of("a", "bb", "c".repeat(70_000 / 100)));
+        List.of("a", "bb", "c".repeat(70_000 / 100)),
+        List.of("-", "_", "z"),
+        List.of("id--", "id__", "idzz", "id09"),
+        List.of("k-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz"),
+        List.of("abcdefg.", "abcdefg/", "ab~defgh"));
     Random r = new Random(4);
     for (List<String> values : columns) {
       List<List<KeyValue>> keys = new ArrayList<>();
