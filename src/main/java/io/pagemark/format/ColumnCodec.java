@@ -1,7 +1,6 @@
 package io.pagemark.format;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -61,7 +60,13 @@ record ColumnCodec(int code, byte[] prefix, int p, int k, long base) {
 
   /** Writes the slot of {@code value}, which must be one of the values the codec was chosen for. */
   void encode(byte[] value, ByteBuffer out) {
-    int n = value.length - prefix.length;
+    encode(value, 0, value.length, out);
+  }
+
+  /** Writes the slot of the value {@code b[from, from + length)}, one of the values the codec was chosen for. */
+  void encode(byte[] b, int from, int length, ByteBuffer out) {
+    int at = from + prefix.length;
+    int n = length - prefix.length;
     switch (code) {
       case VAR -> {
         if (k == 1) {
@@ -69,14 +74,20 @@ record ColumnCodec(int code, byte[] prefix, int p, int k, long base) {
         } else {
           out.putShort((short) n);
         }
-        out.put(value, prefix.length, n);
+        out.put(b, at, n);
         out.position(out.position() + p - n);
       }
-      case FIXED -> out.put(value, prefix.length, n);
-      case DIGITS -> putUnsigned(out, Long.parseLong(ascii(value, prefix.length, n)) - base, k);
-      case DATETIME_S -> putUnsigned(out, Datetimes.parse(value, prefix.length, n, false) - base, k);
-      case ALPHA64 -> Alphabet64.pack(value, prefix.length, n, out, k);
-      default -> putUnsigned(out, Datetimes.parse(value, prefix.length, n, true) - base, k);
+      case FIXED -> out.put(b, at, n);
+      case DIGITS -> {
+        long v = 0;
+        for (int i = at; i < at + n; i++) {
+          v = v * 10 + (b[i] - '0');
+        }
+        putUnsigned(out, v - base, k);
+      }
+      case DATETIME_S -> putUnsigned(out, Datetimes.parse(b, at, n, false) - base, k);
+      case ALPHA64 -> Alphabet64.pack(b, at, n, out, k);
+      default -> putUnsigned(out, Datetimes.parse(b, at, n, true) - base, k);
     }
   }
 
@@ -164,10 +175,6 @@ record ColumnCodec(int code, byte[] prefix, int p, int k, long base) {
       throw new IllegalArgumentException("span " + Long.toUnsignedString(v) + " overflows");
     }
     return v;
-  }
-
-  private static String ascii(byte[] b, int from, int n) {
-    return new String(b, from, n, StandardCharsets.ISO_8859_1);
   }
 
   @Override

@@ -10,12 +10,20 @@ import java.security.NoSuchAlgorithmException;
 import java.util.zip.CRC32C;
 
 /**
- * Encodes a finished version-1 spool file as a version-2 group file with a chosen layout (docs/format-v2.md): the
- * records in one sequential pass, the tie table's runs and slots in one more pass each (only when the group has tie
- * runs and keeps them out of its records), then the header, and an fsync.
+ * Encodes a finished version-1 spool file as a version-2 group file with a chosen layout (docs/format-v2.md),
+ * straight from the spool's record bytes (no record is decoded into objects): the records in one sequential pass,
+ * the tie table's runs and slots in one more pass each (only when the group has tie runs and keeps them out of its
+ * records), then the header, and an fsync.
  */
 final class GroupFileV2Writer {
+  private static final int BLOCK_BYTES = 1 << 20;
+
   private GroupFileV2Writer() {}
+
+  /** Receives the spool's records, one at a time, as the bytes of a block and the record's offset in it. */
+  private interface SpoolRecord {
+    void accept(byte[] block, int at, long rank) throws IOException;
+  }
 
   /** Writes {@code target} from {@code spool}; returns the header written. */
   static GroupHeader write(Path spool, Path target, LayoutV2 layout) throws IOException {
@@ -34,35 +42,37 @@ final class GroupFileV2Writer {
       int width = layout.width();
       byte[] record = new byte[width];
       ByteBuffer rb = ByteBuffer.wrap(record);
-      in.forEachRecord(r -> {
+      ColumnCodec[] codecs = layout.codecs().toArray(new ColumnCodec[0]);
+      forEach(in, (b, at, rank) -> {
         java.util.Arrays.fill(record, (byte) 0);
         rb.clear();
         if (layout.inlineTies()) {
-          rb.putInt(r.tiePosition());
-          rb.putInt(r.runLength() | (r.runOrderKnown() ? 0 : GroupFileFormat.RUN_ORDER_UNKNOWN));
-          rb.putInt(r.descendingSlot());
+          rb.put(b, at, GroupFileFormat.RECORD_PREFIX_BYTES);
         }
-        for (int i = 0; i < layout.codecs().size(); i++) {
-          layout.codecs().get(i).encode(r.keys().get(i).bytes(), rb);
+        int p = at + GroupFileFormat.RECORD_PREFIX_BYTES;
+        for (ColumnCodec c : codecs) {
+          int length = ((b[p] & 0xFF) << 8) | (b[p + 1] & 0xFF);
+          c.encode(b, p + 2, length, rb);
+          p += 2 + length;
         }
         o.put(record, null);
       });
       CRC32C crc = new CRC32C();
       if (layout.runs() > 0) {
         byte[] run = new byte[16];
-        long[] rank = {0};
-        in.forEachRecord(r -> {
-          long at = rank[0]++;
-          if (r.tiePosition() == 0 && r.runLength() > 1) {
-            ByteBuffer.wrap(run).putLong(0, at)
-                .putInt(8, r.runLength() | (r.runOrderKnown() ? 0 : GroupFileFormat.RUN_ORDER_UNKNOWN));
+        ByteBuffer runBuffer = ByteBuffer.wrap(run);
+        forEach(in, (b, at, rank) -> {
+          ByteBuffer r = ByteBuffer.wrap(b);
+          int runWord = r.getInt(at + 4);
+          if (r.getInt(at) == 0 && (runWord & ~GroupFileFormat.RUN_ORDER_UNKNOWN) > 1) {
+            runBuffer.putLong(0, rank).putInt(8, runWord);
             o.put(run, crc);
           }
         });
         byte[] slot = new byte[4];
-        in.forEachRecord(r -> {
-          if (r.runLength() > 1) {
-            ByteBuffer.wrap(slot).putInt(0, r.descendingSlot());
+        forEach(in, (b, at, rank) -> {
+          if ((ByteBuffer.wrap(b).getInt(at + 4) & ~GroupFileFormat.RUN_ORDER_UNKNOWN) > 1) {
+            System.arraycopy(b, at + 8, slot, 0, 4);
             o.put(slot, crc);
           }
         });
@@ -77,6 +87,20 @@ final class GroupFileV2Writer {
       }
       out.force(true);
       return done;
+    }
+  }
+
+  /** Calls {@code consumer} with every record of the (version-1) spool, read in blocks. */
+  private static void forEach(GroupFile in, SpoolRecord consumer) throws IOException {
+    int width = in.header().recordWidth();
+    int perBlock = Math.max(1, BLOCK_BYTES / width);
+    byte[] block = new byte[perBlock * width];
+    for (long rank = 0; rank < in.count(); ) {
+      int n = (int) Math.min(perBlock, in.count() - rank);
+      in.readEncoded(rank, n, ByteBuffer.wrap(block, 0, n * width));
+      for (int i = 0; i < n; i++, rank++) {
+        consumer.accept(block, i * width, rank);
+      }
     }
   }
 
