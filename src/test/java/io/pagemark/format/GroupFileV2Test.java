@@ -244,28 +244,36 @@ class GroupFileV2Test {
   }
 
   @Test
-  void aVersion2FileCopiesIntoANewFileThroughACursor() throws IOException {
+  void filesOfEitherVersionCopyIntoEitherVersionThroughACursor() throws IOException {
     Random r = new Random(7);
     List<List<KeyValue>> keys = new ArrayList<>();
-    for (int i = 0; i < 2000; i++) {
-      keys.add(List.of(KeyValue.ofString(datetime(r)), KeyValue.ofString(String.format("comment-%07d", i))));
+    String bulk = datetime(r);
+    for (int i = 0; i < 60_000; i++) { // more than one cursor block of version 1, so runs straddle blocks
+      keys.add(List.of(KeyValue.ofString(r.nextInt(10) == 0 ? bulk : datetime(r)),
+          KeyValue.ofString(String.format("comment-%07d", i))));
     }
     List<IndexRecord> records = ranked(keys, r);
-    Path base = dir.resolve("base.pmi");
-    GroupFiles.write(base, "PK2", GROUP, SK_PK, "b", 1L, records, GroupFileFormat.VERSION_2);
-    for (int version : new int[] {1, 2}) {
-      Path copy = dir.resolve("copy" + version + ".pmi");
-      try (GroupFile f = open(base)) {
-        GroupHeader h = new GroupHeader("PK2", GROUP, SK_PK, f.unpackedRecordWidth(), 0, 1L, "b", new byte[32]);
-        try (GroupFileWriter w = new GroupFileWriter(copy, h, version)) {
-          RecordCursor c = f.cursor();
-          c.copyWhileBelow(records.get(1000).sortKey(), w);
-          assertThat(c.rank(), equalTo(1000L - records.get(1000).tiePosition()));
-          c.copyRest(w);
-          w.finish();
+    for (int from : new int[] {1, 2}) {
+      Path base = dir.resolve("base" + from + ".pmi");
+      GroupFiles.write(base, "PK2", GROUP, SK_PK, "b", 1L, records, from);
+      for (int to : new int[] {1, 2}) {
+        Path copy = dir.resolve("copy" + from + to + ".pmi");
+        try (GroupFile f = open(base)) {
+          GroupHeader h = new GroupHeader("PK2", GROUP, SK_PK, f.unpackedRecordWidth(), 0, 1L, "b", new byte[32]);
+          try (GroupFileWriter w = new GroupFileWriter(copy, h, to)) {
+            RecordCursor c = f.cursor();
+            c.copyWhileBelow(records.get(30_000).sortKey(), w);
+            assertThat(c.rank(), equalTo(30_000L - records.get(30_000).tiePosition()));
+            c.copyRest(w);
+            w.finish();
+          }
         }
+        try (GroupFile f = open(copy)) {
+          assertThat(f.formatVersion(), equalTo(to));
+          f.verify();
+        }
+        assertExact(records, GroupFiles.readAll(copy));
       }
-      assertExact(records, GroupFiles.readAll(copy));
     }
   }
 }
