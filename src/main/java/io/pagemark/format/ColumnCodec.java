@@ -93,29 +93,41 @@ record ColumnCodec(int code, byte[] prefix, int p, int k, long base) {
 
   /** Reads a slot back into the value's bytes; throws IllegalArgumentException for an impossible slot. */
   byte[] decode(ByteBuffer in) {
-    int at = prefix.length;
-    byte[] v;
+    int suffix = switch (code) {
+      case VAR -> k == 1 ? in.get(in.position()) & 0xFF : in.getShort(in.position()) & 0xFFFF;
+      case DATETIME_S -> 20;
+      case DATETIME_MS -> 24;
+      default -> p;
+    };
+    byte[] v = new byte[prefix.length + suffix]; // a corrupt VAR length (at most 65,535) is refused by decodeInto
+    decodeInto(in, v, 0);
+    return v;
+  }
+
+  /**
+   * Reads a slot back into the value's bytes at {@code v[at..]} (which has room for {@link #longestValue()} of
+   * them) and returns the value's length; throws IllegalArgumentException for an impossible slot.
+   */
+  int decodeInto(ByteBuffer in, byte[] v, int at) {
+    System.arraycopy(prefix, 0, v, at, prefix.length);
+    int to = at + prefix.length;
     switch (code) {
       case VAR -> {
         int n = k == 1 ? in.get() & 0xFF : in.getShort() & 0xFFFF;
         if (n > p) {
           throw new IllegalArgumentException("value of " + n + " bytes in a slot of " + p);
         }
-        v = new byte[at + n];
-        in.get(v, at, n);
+        in.get(v, to, n);
         in.position(in.position() + p - n);
+        return prefix.length + n;
       }
-      case FIXED -> {
-        v = new byte[at + p];
-        in.get(v, at, p);
-      }
+      case FIXED -> in.get(v, to, p);
       case DIGITS -> {
         long n = base + getUnsigned(in, k);
         if (n < 0 || n > MAX_DIGITS[p]) {
           throw new IllegalArgumentException("number " + n + " has more than " + p + " digits");
         }
-        v = new byte[at + p];
-        for (int i = at + p - 1; i >= at; i--) {
+        for (int i = to + p - 1; i >= to; i--) {
           v[i] = (byte) ('0' + n % 10);
           n /= 10;
         }
@@ -125,24 +137,20 @@ record ColumnCodec(int code, byte[] prefix, int p, int k, long base) {
         if (t < MIN_SECOND || t > MAX_SECOND) {
           throw new IllegalArgumentException("datetime " + t + " s is outside years 0000-9999");
         }
-        v = new byte[at + 20];
-        Datetimes.format(t, false, v, at);
+        Datetimes.format(t, false, v, to);
+        return prefix.length + 20;
       }
-      case ALPHA64 -> {
-        v = new byte[at + p];
-        Alphabet64.unpack(in, k, v, at, p);
-      }
+      case ALPHA64 -> Alphabet64.unpack(in, k, v, to, p);
       default -> {
         long t = base + getUnsigned(in, k);
         if (t < MIN_SECOND * 1000 || t > MAX_SECOND * 1000 + 999) {
           throw new IllegalArgumentException("datetime " + t + " ms is outside years 0000-9999");
         }
-        v = new byte[at + 24];
-        Datetimes.format(t, true, v, at);
+        Datetimes.format(t, true, v, to);
+        return prefix.length + 24;
       }
     }
-    System.arraycopy(prefix, 0, v, 0, at);
-    return v;
+    return prefix.length + p;
   }
 
   static final long[] MAX_DIGITS = new long[19];

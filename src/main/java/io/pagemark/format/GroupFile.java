@@ -226,6 +226,33 @@ public final class GroupFile implements AutoCloseable {
   }
 
   /**
+   * Writes the version-1 encoding (of width {@link #unpackedRecordWidth()}, zero-padded) of this version-2 file's
+   * record {@code b} at {@code rank} into {@code out} at {@code at}: what a merge copies into a new file without
+   * building record objects.
+   */
+  void toVersion1(ByteBuffer b, long rank, ByteBuffer out, int at) throws IndexFormatException {
+    try {
+      if (layout.inlineTies()) {
+        for (int i = 0; i < GroupFileFormat.RECORD_PREFIX_BYTES; i++) {
+          out.put(at + i, b.get());
+        }
+      } else {
+        ties.putFields(rank, out, at); // a version-2 file without inline ties always has a table (maybe empty)
+      }
+      byte[] array = out.array();
+      int p = out.arrayOffset() + at + GroupFileFormat.RECORD_PREFIX_BYTES;
+      for (ColumnCodec c : layout.codecs()) {
+        int length = c.decodeInto(b, array, p + 2);
+        array[p] = (byte) (length >>> 8);
+        array[p + 1] = (byte) length;
+        p += 2 + length;
+      }
+    } catch (RuntimeException e) {
+      throw new IndexFormatException(name(), "corrupt record at rank " + rank + " (" + e.getMessage() + ")");
+    }
+  }
+
+  /**
    * Reads every record (and a version-2 file's tie table) and checks their SHA-256 against the header; throws if
    * they differ.
    */

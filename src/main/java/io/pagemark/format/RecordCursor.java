@@ -30,6 +30,7 @@ public final class RecordCursor {
   private byte[] lastKeyBytes;
   private final byte[] sortKey; // the compared record's sort key, copied out of the block
   private final boolean encodedCopies; // version 1: runs of records are copied as they are
+  private ByteBuffer unpackedChunk; // version 2: records re-encoded as version 1 for a copy
 
   RecordCursor(GroupFile file) {
     this.file = file;
@@ -73,10 +74,22 @@ public final class RecordCursor {
   private void copy(int from, int to, GroupFileWriter out) throws IOException {
     if (encodedCopies) {
       out.appendEncoded(records(from, to), width);
-    } else {
-      for (int i = from; i < to; i++) {
-        out.append(decode(i));
+      return;
+    }
+    // version 2: re-encode as version-1 records in chunks, which the writer copies (or spools) as bytes
+    int unpacked = file.unpackedRecordWidth();
+    int chunk = Math.max(1, Math.min(to - from, (1 << 18) / unpacked));
+    if (unpackedChunk == null || unpackedChunk.capacity() < chunk * unpacked) {
+      unpackedChunk = ByteBuffer.allocate(chunk * unpacked);
+    }
+    for (int i = from; i < to; ) {
+      int n = Math.min(chunk, to - i);
+      ByteBuffer v1 = unpackedChunk.clear().limit(n * unpacked);
+      Arrays.fill(v1.array(), 0, n * unpacked, (byte) 0);
+      for (int j = 0; j < n; j++, i++) {
+        file.toVersion1(block.duplicate().limit((i + 1) * width).position(i * width), blockRank + i, v1, j * unpacked);
       }
+      out.appendEncoded(v1, unpacked);
     }
   }
 

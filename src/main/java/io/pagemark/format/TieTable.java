@@ -88,6 +88,17 @@ final class TieTable {
     return i >= 0 && rank < starts[i] + (words[i] & ~GroupFileFormat.RUN_ORDER_UNKNOWN) ? i : -1;
   }
 
+  /** Writes the version-1 tie fields of the entry at {@code rank} (12 bytes) into {@code b} at {@code at}. */
+  void putFields(long rank, ByteBuffer b, int at) {
+    int i = runOf(rank);
+    if (i < 0) {
+      b.putInt(at, 0).putInt(at + 4, 1).putInt(at + 8, 0);
+    } else {
+      int position = (int) (rank - starts[i]);
+      b.putInt(at, position).putInt(at + 4, words[i]).putInt(at + 8, slots[slotBase[i] + position]);
+    }
+  }
+
   /** The record at {@code rank} with these stored key values. */
   IndexRecord record(long rank, List<io.pagemark.key.KeyValue> keys) {
     int i = runOf(rank);
