@@ -226,6 +226,35 @@ public final class GroupFile implements AutoCloseable {
   }
 
   /**
+   * Reads the records with ranks {@code [rank, rank + count)} in the version-1 record layout, whatever this file's
+   * version: {@link #unpackedRecordWidth()} bytes each, the tie fields (tie position, run word, descending slot), then
+   * every stored value as a 2-byte length and its bytes, zero-padded (docs/file-format.md). One positioned read of
+   * the records' bytes; a version-2 record is decoded into place without building objects. For readers that work on
+   * record bytes (the RESP server).
+   *
+   * @throws IndexOutOfBoundsException when a rank is outside the group
+   */
+  public void readUnpacked(long rank, int count, byte[] into, int offset) throws IOException {
+    if (rank < 0 || count < 0 || rank + count > header.entryCount()) {
+      throw new IndexOutOfBoundsException("ranks " + rank + "+" + count + " of " + header.entryCount());
+    }
+    int width = header.recordWidth();
+    if (layout == null) {
+      source.readFully(headerLength + rank * width, ByteBuffer.wrap(into, offset, count * width));
+      return;
+    }
+    ByteBuffer raw = ByteBuffer.allocate(count * width);
+    source.readFully(headerLength + rank * width, raw);
+    int unpacked = layout.unpackedWidth();
+    Arrays.fill(into, offset, offset + count * unpacked, (byte) 0);
+    ByteBuffer out = ByteBuffer.wrap(into);
+    for (int i = 0; i < count; i++) {
+      raw.limit((i + 1) * width).position(i * width);
+      toVersion1(raw, rank + i, out, offset + i * unpacked);
+    }
+  }
+
+  /**
    * Writes the version-1 encoding (of width {@link #unpackedRecordWidth()}, zero-padded) of this version-2 file's
    * record {@code b} at {@code rank} into {@code out} at {@code at}: what a merge copies into a new file without
    * building record objects.

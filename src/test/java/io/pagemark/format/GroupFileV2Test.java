@@ -276,4 +276,38 @@ class GroupFileV2Test {
       }
     }
   }
+
+  @Test
+  void recordsReadUnpackedAreTheVersion1RecordsByteForByte() throws IOException {
+    Random r = new Random(8);
+    List<List<KeyValue>> keys = new ArrayList<>();
+    for (int i = 0; i < 500; i++) {
+      keys.add(List.of(KeyValue.ofString(r.nextInt(5) == 0 ? "2024-01-01T00:00:00Z" : datetime(r)),
+          KeyValue.ofString(randomText(r))));
+    }
+    List<IndexRecord> records = ranked(keys, r);
+    Path v2 = dir.resolve("u2.pmi");
+    GroupFiles.write(v2, "PK2", GROUP, SK_PK, "b", 1L, records, GroupFileFormat.VERSION_2);
+    try (GroupFile f2 = GroupFile.open(v2)) {
+      int width = f2.unpackedRecordWidth();
+      Path v1 = dir.resolve("u1.pmi");
+      try (GroupFileWriter w = new GroupFileWriter(v1, new GroupHeader("PK2", GROUP, SK_PK, width, 0, 1L, "b",
+          new byte[32]), GroupFileFormat.VERSION_1)) {
+        for (IndexRecord rec : records) {
+          w.append(rec);
+        }
+        w.finish();
+      }
+      try (GroupFile f1 = GroupFile.open(v1)) {
+        byte[] a = new byte[records.size() * width];
+        byte[] b = new byte[records.size() * width + 3];
+        f1.readUnpacked(0, records.size(), a, 0);
+        f2.readUnpacked(0, records.size(), b, 3);
+        assertThat(Arrays.equals(a, 0, a.length, b, 3, b.length), equalTo(true));
+        byte[] one = new byte[width];
+        f2.readUnpacked(records.size() - 1, 1, one, 0);
+        assertThat(Arrays.equals(one, 0, width, a, a.length - width, a.length), equalTo(true));
+      }
+    }
+  }
 }
