@@ -11,21 +11,29 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A group file opened for reading: the header is checked (magic, version, checksum, length) on open, and the record
- * at any rank is one positioned read of exactly its bytes from the file's {@link RecordSource}. Thread-safe when its
- * source is. Throws {@link IndexFormatException} for a foreign, truncated or corrupt file.
+ * A group file of format version 1 or 2 opened for reading: the header (and a version-2 file's tie table) is checked
+ * on open (magic, version, checksums, length), and the record at any rank is one positioned read of exactly its
+ * bytes from the file's {@link RecordSource}. Thread-safe when its source is. Throws {@link IndexFormatException} for
+ * a foreign, truncated or corrupt file.
  */
 public final class GroupFile implements AutoCloseable {
   private final Path path;
   private final RecordSource source;
   private final GroupHeader header;
   private final int headerLength;
+  /** Null for a version-1 file. */
+  private final LayoutV2 layout;
+  /** Null for a version-1 file or inline ties. */
+  private final TieTable ties;
 
-  private GroupFile(Path path, RecordSource source, GroupHeader header, int headerLength) {
+  private GroupFile(Path path, RecordSource source, GroupHeader header, int headerLength, LayoutV2 layout,
+      TieTable ties) {
     this.path = path;
     this.source = source;
     this.header = header;
     this.headerLength = headerLength;
+    this.layout = layout;
+    this.ties = ties;
   }
 
   /** Opens and checks a local group file. */
@@ -53,19 +61,52 @@ public final class GroupFile implements AutoCloseable {
       int length = GroupHeader.peekLength(name, first, size);
       ByteBuffer hb = ByteBuffer.allocate(length).put(first.flip());
       source.readFully(16, hb);
-      GroupHeader h = GroupHeader.decode(name, hb.flip());
-      long expected = length + h.entryCount() * (long) h.recordWidth();
+      hb.flip();
+      GroupHeader h;
+      LayoutV2 layout = null;
+      if (first.getShort(8) == GroupFileFormat.VERSION_1) {
+        h = GroupHeader.decode(name, hb);
+      } else {
+        HeaderV2.Decoded d = HeaderV2.decode(name, hb);
+        h = d.header();
+        layout = d.layout();
+      }
+      long records;
+      try {
+        records = Math.multiplyExact(h.entryCount(), (long) h.recordWidth());
+      } catch (ArithmeticException e) {
+        throw new IndexFormatException(name, "corrupt header (" + h.entryCount() + " records of "
+            + h.recordWidth() + " bytes)");
+      }
+      long tieBytes = layout == null ? 0 : layout.tieTableBytes();
+      long expected = length + records + tieBytes;
       if (size != expected) {
         throw new IndexFormatException(
             name,
             (size < expected ? "truncated" : "corrupt (trailing bytes)") + ": " + h.entryCount() + " records of "
-                + h.recordWidth() + " bytes need " + expected + " bytes, the file has " + size);
+                + h.recordWidth() + " bytes" + (tieBytes == 0 ? "" : " and a tie table of " + tieBytes + " bytes")
+                + " need " + expected + " bytes, the file has " + size);
       }
-      return new GroupFile(path, source, h, length);
+      TieTable ties = layout == null || layout.inlineTies() ? null
+          : TieTable.read(source, length + records, h.entryCount(), layout);
+      return new GroupFile(path, source, h, length, layout, ties);
     } catch (IOException | RuntimeException e) {
       source.close();
       throw e;
     }
+  }
+
+  /** The file's format version, 1 or 2. */
+  public int formatVersion() {
+    return layout == null ? GroupFileFormat.VERSION_1 : GroupFileFormat.VERSION_2;
+  }
+
+  /**
+   * The version-1 record width that holds every record of this file: its own width for a version-1 file. A writer
+   * that copies this file's records into a new file declares at least this width.
+   */
+  public int unpackedRecordWidth() {
+    return layout == null ? header.recordWidth() : layout.unpackedWidth();
   }
 
   public GroupHeader header() {
@@ -136,6 +177,9 @@ public final class GroupFile implements AutoCloseable {
   }
 
   IndexRecord decode(ByteBuffer b, long rank) throws IndexFormatException {
+    if (layout != null) {
+      return decodeV2(b, rank);
+    }
     try {
       int tie = b.getInt();
       int runWord = b.getInt();
@@ -157,7 +201,90 @@ public final class GroupFile implements AutoCloseable {
     }
   }
 
-  /** Reads every record and checks the records' SHA-256 against the header; throws if they differ. */
+  private IndexRecord decodeV2(ByteBuffer b, long rank) throws IndexFormatException {
+    try {
+      int tie = 0;
+      int runWord = 1;
+      int slot = 0;
+      if (layout.inlineTies()) {
+        tie = b.getInt();
+        runWord = b.getInt();
+        slot = b.getInt();
+      }
+      List<KeyValue> keys = new ArrayList<>(header.attributes().size());
+      for (int i = 0; i < layout.codecs().size(); i++) {
+        keys.add(KeyValue.of(header.attributes().get(i).type(), layout.codecs().get(i).decode(b)));
+      }
+      if (ties != null) {
+        return ties.record(rank, keys);
+      }
+      return new IndexRecord(tie, runWord & ~GroupFileFormat.RUN_ORDER_UNKNOWN,
+          (runWord & GroupFileFormat.RUN_ORDER_UNKNOWN) == 0, slot, keys);
+    } catch (RuntimeException e) {
+      throw new IndexFormatException(name(), "corrupt record at rank " + rank + " (" + e.getMessage() + ")");
+    }
+  }
+
+  /**
+   * Reads the records with ranks {@code [rank, rank + count)} in the version-1 record layout, whatever this file's
+   * version: {@link #unpackedRecordWidth()} bytes each, the tie fields (tie position, run word, descending slot), then
+   * every stored value as a 2-byte length and its bytes, zero-padded (docs/file-format.md). One positioned read of
+   * the records' bytes; a version-2 record is decoded into place without building objects. For readers that work on
+   * record bytes (the RESP server).
+   *
+   * @throws IndexOutOfBoundsException when a rank is outside the group
+   */
+  public void readUnpacked(long rank, int count, byte[] into, int offset) throws IOException {
+    if (rank < 0 || count < 0 || rank + count > header.entryCount()) {
+      throw new IndexOutOfBoundsException("ranks " + rank + "+" + count + " of " + header.entryCount());
+    }
+    int width = header.recordWidth();
+    if (layout == null) {
+      source.readFully(headerLength + rank * width, ByteBuffer.wrap(into, offset, count * width));
+      return;
+    }
+    ByteBuffer raw = ByteBuffer.allocate(count * width);
+    source.readFully(headerLength + rank * width, raw);
+    int unpacked = layout.unpackedWidth();
+    Arrays.fill(into, offset, offset + count * unpacked, (byte) 0);
+    ByteBuffer out = ByteBuffer.wrap(into);
+    for (int i = 0; i < count; i++) {
+      raw.limit((i + 1) * width).position(i * width);
+      toVersion1(raw, rank + i, out, offset + i * unpacked);
+    }
+  }
+
+  /**
+   * Writes the version-1 encoding (of width {@link #unpackedRecordWidth()}, zero-padded) of this version-2 file's
+   * record {@code b} at {@code rank} into {@code out} at {@code at}: what a merge copies into a new file without
+   * building record objects.
+   */
+  void toVersion1(ByteBuffer b, long rank, ByteBuffer out, int at) throws IndexFormatException {
+    try {
+      if (layout.inlineTies()) {
+        for (int i = 0; i < GroupFileFormat.RECORD_PREFIX_BYTES; i++) {
+          out.put(at + i, b.get());
+        }
+      } else {
+        ties.putFields(rank, out, at); // a version-2 file without inline ties always has a table (maybe empty)
+      }
+      byte[] array = out.array();
+      int p = out.arrayOffset() + at + GroupFileFormat.RECORD_PREFIX_BYTES;
+      for (ColumnCodec c : layout.codecs()) {
+        int length = c.decodeInto(b, array, p + 2);
+        array[p] = (byte) (length >>> 8);
+        array[p + 1] = (byte) length;
+        p += 2 + length;
+      }
+    } catch (RuntimeException e) {
+      throw new IndexFormatException(name(), "corrupt record at rank " + rank + " (" + e.getMessage() + ")");
+    }
+  }
+
+  /**
+   * Reads every record (and a version-2 file's tie table) and checks their SHA-256 against the header; throws if
+   * they differ.
+   */
   public void verify() throws IOException {
     MessageDigest sha;
     try {
@@ -167,7 +294,8 @@ public final class GroupFile implements AutoCloseable {
     }
     ByteBuffer b = ByteBuffer.allocate(1 << 20);
     long pos = headerLength;
-    long end = headerLength + header.entryCount() * header.recordWidth();
+    long end = headerLength + header.entryCount() * header.recordWidth()
+        + (layout == null ? 0 : layout.tieTableBytes());
     while (pos < end) {
       b.clear();
       b.limit((int) Math.min(b.capacity(), end - pos));

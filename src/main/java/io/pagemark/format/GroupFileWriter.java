@@ -18,7 +18,9 @@ import java.util.concurrent.Executors;
 /**
  * Writes one group file from records given in rank order, streaming: memory use does not grow with the group. The
  * header (count and checksum) is written last, so a file is complete only after {@link #finish()}; callers write into
- * a build directory that is published only when every file is finished.
+ * a build directory that is published only when every file is finished. A version-2 file (the default) is written
+ * in two passes: the records go to a version-1 spool file beside it while the writer learns the group's columns,
+ * and {@link #finish()} encodes the spool with the codecs chosen for them (docs/format-v2.md), then deletes it.
  */
 public final class GroupFileWriter implements AutoCloseable {
   private static final int BUFFER_BYTES = 1 << 16;
@@ -32,6 +34,13 @@ public final class GroupFileWriter implements AutoCloseable {
   });
 
   private final Path file;
+  /** The file to write; {@link #file} is its spool when it is a version-2 file. */
+  private final Path target;
+  private final int version;
+  /** Version 2: what the writer learned about each stored attribute; null for version 1. */
+  private final ColumnStats[] columns;
+  private long tieRuns;
+  private long tiedEntries;
   private final GroupHeader header;
   private final int headerLength;
   private final FileChannel channel;
@@ -50,6 +59,29 @@ public final class GroupFileWriter implements AutoCloseable {
    * are ignored and computed.
    */
   public GroupFileWriter(Path file, GroupHeader header) throws IOException {
+    this(file, header, GroupFileFormat.defaultVersion());
+  }
+
+  /**
+   * Starts a file of a given format version ({@link GroupFileFormat#VERSION_1} or {@link GroupFileFormat#VERSION_2};
+   * readers read both). The header's record width is the version-1 width that fits every record (see {@link
+   * #widthFor}) whatever the version.
+   */
+  public GroupFileWriter(Path file, GroupHeader header, int formatVersion) throws IOException {
+    if (formatVersion != GroupFileFormat.VERSION_1 && formatVersion != GroupFileFormat.VERSION_2) {
+      throw new IllegalArgumentException("group file format versions are 1 and 2, not " + formatVersion);
+    }
+    this.target = file;
+    this.version = formatVersion;
+    if (formatVersion == GroupFileFormat.VERSION_2) {
+      file = file.resolveSibling(file.getFileName() + ".spool");
+      this.columns = new ColumnStats[header.attributes().size()];
+      for (int i = 0; i < columns.length; i++) {
+        columns[i] = new ColumnStats();
+      }
+    } else {
+      this.columns = null;
+    }
     this.file = file;
     this.header = header;
     this.headerLength = header.length();
@@ -71,7 +103,7 @@ public final class GroupFileWriter implements AutoCloseable {
    * commit); the file is durable only after {@code finish()} either way.
    */
   public void startWriteBack() {
-    writeBack = true;
+    writeBack = version == GroupFileFormat.VERSION_1; // a version-2 spool is never synced
   }
 
   /** The record width needed for a record holding these key values. */
@@ -114,6 +146,13 @@ public final class GroupFileWriter implements AutoCloseable {
       }
       b.putShort((short) v.length);
       b.put(v);
+      if (columns != null) {
+        columns[i].add(v);
+      }
+    }
+    if (columns != null && r.tiePosition() == 0 && r.runLength() > 1) {
+      tieRuns++;
+      tiedEntries += r.runLength();
     }
     write(record, 0, record.length);
     sha.update(record);
@@ -131,6 +170,9 @@ public final class GroupFileWriter implements AutoCloseable {
           "cannot copy records of width " + sourceWidth + " into a file of width " + header.recordWidth());
     }
     int count = b.remaining() / sourceWidth;
+    if (columns != null) {
+      learn(b.duplicate(), sourceWidth, count);
+    }
     if (sourceWidth == header.recordWidth()) {
       sha.update(b.duplicate());
       if (b.remaining() > buffer.remaining()) {
@@ -150,6 +192,26 @@ public final class GroupFileWriter implements AutoCloseable {
       }
     }
     this.count += count;
+  }
+
+  /** Version 2: adds the values and runs of {@code count} version-1 records in {@code b} to what was learned. */
+  private void learn(ByteBuffer b, int width, int count) {
+    int start = b.position();
+    byte[] value = new byte[width];
+    for (int i = 0; i < count; i++) {
+      int at = start + i * width;
+      if (b.getInt(at) == 0 && (b.getInt(at + 4) & ~GroupFileFormat.RUN_ORDER_UNKNOWN) > 1) {
+        tieRuns++;
+        tiedEntries += b.getInt(at + 4) & ~GroupFileFormat.RUN_ORDER_UNKNOWN;
+      }
+      int p = at + GroupFileFormat.RECORD_PREFIX_BYTES;
+      for (ColumnStats c : columns) {
+        int length = b.getShort(p) & 0xFFFF;
+        b.get(p + 2, value, 0, length);
+        c.add(value, 0, length);
+        p += 2 + length;
+      }
+    }
   }
 
   private void write(byte[] b, int offset, int length) throws IOException {
@@ -221,12 +283,29 @@ public final class GroupFileWriter implements AutoCloseable {
       while (hb.hasRemaining()) {
         channel.write(hb, hb.position());
       }
-      channel.force(true);
+      if (version == GroupFileFormat.VERSION_1) {
+        channel.force(true);
+      }
     } finally {
       finished = true;
       channel.close();
     }
-    return done;
+    if (version == GroupFileFormat.VERSION_1) {
+      return done;
+    }
+    try {
+      ColumnCodec[] codecs = new ColumnCodec[columns.length];
+      for (int i = 0; i < codecs.length; i++) {
+        codecs[i] = columns[i].choose();
+      }
+      // a group of mostly ties keeps its tie fields in the records: its open then reads no large table
+      boolean inline = tiedEntries > done.entryCount() / 8;
+      LayoutV2 layout = new LayoutV2(java.util.List.of(codecs), inline, inline ? 0 : tieRuns,
+          inline ? 0 : tiedEntries, 0);
+      return GroupFileV2Writer.write(file, target, layout);
+    } finally {
+      Files.deleteIfExists(file);
+    }
   }
 
   @Override
@@ -238,6 +317,9 @@ public final class GroupFileWriter implements AutoCloseable {
         flushing.join();
       } catch (RuntimeException e) {
         // the file is abandoned: a failed background flush of it does not matter
+      }
+      if (version == GroupFileFormat.VERSION_2) {
+        Files.deleteIfExists(file);
       }
     }
   }

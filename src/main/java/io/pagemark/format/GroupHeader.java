@@ -63,7 +63,7 @@ public record GroupHeader(
       ByteArrayOutputStream buf = new ByteArrayOutputStream();
       DataOutputStream out = new DataOutputStream(buf);
       out.write(GroupFileFormat.MAGIC);
-      out.writeShort(GroupFileFormat.VERSION);
+      out.writeShort(GroupFileFormat.VERSION_1);
       out.writeShort(attributes.size());
       out.writeInt(0); // header length, patched below
       out.writeInt(recordWidth);
@@ -106,7 +106,10 @@ public record GroupHeader(
     out.write(b);
   }
 
-  /** Length of the header that starts with these 16 bytes, after checking magic and version. */
+  /**
+   * Length of the header that starts with these 16 bytes, after checking magic and version (1 or 2; {@code
+   * first16.getShort(8)} tells which).
+   */
   static int peekLength(String file, ByteBuffer first16, long fileSize) throws IndexFormatException {
     byte[] magic = new byte[8];
     first16.get(0, magic);
@@ -114,9 +117,9 @@ public record GroupHeader(
       throw new IndexFormatException(file, "not a pagemark group file (bad magic)");
     }
     int version = first16.getShort(8) & 0xFFFF;
-    if (version != GroupFileFormat.VERSION) {
-      throw new IndexFormatException(
-          file, "group file format version " + version + " is not supported (this reader knows version 1)");
+    if (version != GroupFileFormat.VERSION_1 && version != GroupFileFormat.VERSION_2) {
+      throw new IndexFormatException(file, "group file format version " + version
+          + " is not supported (this reader knows versions 1 and 2; a newer pagemark wrote it)");
     }
     int length = first16.getInt(12);
     if (length < GroupFileFormat.FIXED_HEADER_BYTES || length % 8 != 0 || length > 1 << 20) {

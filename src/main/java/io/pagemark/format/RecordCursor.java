@@ -11,7 +11,9 @@ import java.util.Arrays;
  * Reads a group file's records in rank order, a block of encoded records at a time, and copies the runs a merge
  * leaves unchanged to a {@link GroupFileWriter} without decoding them: to find where a sort key's records begin it
  * compares the last record of each block, and binary-searches only the block that holds the boundary, so a merge of
- * k changes into n records decodes about {@code k * log2(block)} sort keys, not n records. Not thread-safe.
+ * k changes into n records decodes about {@code k * log2(block)} sort keys, not n records. The records of a version-2
+ * file are encoded with that file's codecs, so they are copied decoded (and re-encoded by the writer). Not
+ * thread-safe.
  */
 public final class RecordCursor {
   private static final int BLOCK_BYTES = 1 << 20;
@@ -27,6 +29,8 @@ public final class RecordCursor {
   private KeyValue lastKey;
   private byte[] lastKeyBytes;
   private final byte[] sortKey; // the compared record's sort key, copied out of the block
+  private final boolean encodedCopies; // version 1: runs of records are copied as they are
+  private ByteBuffer unpackedChunk; // version 2: records re-encoded as version 1 for a copy
 
   RecordCursor(GroupFile file) {
     this.file = file;
@@ -36,6 +40,7 @@ public final class RecordCursor {
     // direct: the file's bytes land here with one copy, and the writer digests and writes them from here
     this.block = ByteBuffer.allocateDirect(Math.max(1, BLOCK_BYTES / width) * width);
     this.sortKey = new byte[width];
+    this.encodedCopies = file.formatVersion() == GroupFileFormat.VERSION_1;
   }
 
   /** Rank of the next record. */
@@ -56,9 +61,36 @@ public final class RecordCursor {
   /** Decodes the next record and moves past it; requires {@link #hasNext()}. */
   public IndexRecord next() throws IOException {
     fill();
-    IndexRecord r = file.decode(block.duplicate().limit((next + 1) * width).position(next * width).slice(), rank());
+    IndexRecord r = decode(next);
     next++;
     return r;
+  }
+
+  private IndexRecord decode(int i) throws IOException {
+    return file.decode(block.duplicate().limit((i + 1) * width).position(i * width).slice(), blockRank + i);
+  }
+
+  /** Copies the block's records {@code [from, to)} to {@code out}. */
+  private void copy(int from, int to, GroupFileWriter out) throws IOException {
+    if (encodedCopies) {
+      out.appendEncoded(records(from, to), width);
+      return;
+    }
+    // version 2: re-encode as version-1 records in chunks, which the writer copies (or spools) as bytes
+    int unpacked = file.unpackedRecordWidth();
+    int chunk = Math.max(1, Math.min(to - from, (1 << 18) / unpacked));
+    if (unpackedChunk == null || unpackedChunk.capacity() < chunk * unpacked) {
+      unpackedChunk = ByteBuffer.allocate(chunk * unpacked);
+    }
+    for (int i = from; i < to; ) {
+      int n = Math.min(chunk, to - i);
+      ByteBuffer v1 = unpackedChunk.clear().limit(n * unpacked);
+      Arrays.fill(v1.array(), 0, n * unpacked, (byte) 0);
+      for (int j = 0; j < n; j++, i++) {
+        file.toVersion1(block.duplicate().limit((i + 1) * width).position(i * width), blockRank + i, v1, j * unpacked);
+      }
+      out.appendEncoded(v1, unpacked);
+    }
   }
 
   /** Copies the following records whose sort keys are below {@code key} to {@code out}, unchanged. */
@@ -69,7 +101,7 @@ public final class RecordCursor {
       int lo = next;
       int hi = blockRecords;
       if (compare(hi - 1, key) < 0) {
-        out.appendEncoded(records(lo, hi), width);
+        copy(lo, hi, out);
         next = hi;
         continue;
       }
@@ -81,7 +113,7 @@ public final class RecordCursor {
           hi = mid;
         }
       }
-      out.appendEncoded(records(next, lo), width);
+      copy(next, lo, out);
       next = lo;
       return;
     }
@@ -92,7 +124,7 @@ public final class RecordCursor {
     checkTarget(out);
     while (hasNext()) {
       fill();
-      out.appendEncoded(records(next, blockRecords), width);
+      copy(next, blockRecords, out);
       next = blockRecords;
     }
   }
@@ -125,7 +157,10 @@ public final class RecordCursor {
   }
 
   /** The sort key of the block's record {@code i} compared with {@code key}. */
-  private int compare(int i, KeyValue key) {
+  private int compare(int i, KeyValue key) throws IOException {
+    if (!encodedCopies) {
+      return decode(i).sortKey().compareTo(key);
+    }
     int at = i * width + GroupFileFormat.RECORD_PREFIX_BYTES;
     int length = block.getShort(at) & 0xFFFF;
     if (key.type() != sortType) {

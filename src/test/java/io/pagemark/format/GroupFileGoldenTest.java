@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * committed as {@code src/test/resources/golden/group-v1.pmi}, and the reader must read that file back.
  *
  * <p>If this test fails, the bytes the writer produces have changed, and every index already on disk would be read
- * differently. That is only acceptable together with a new format version (GroupFileFormat.VERSION) and a reader
+ * differently. That is only acceptable together with a new format version (GroupFileFormat.VERSION_2 and on) and a reader
  * for the old one. To regenerate the golden file deliberately, after bumping the version:
  *
  * <pre>
@@ -56,7 +56,7 @@ class GroupFileGoldenTest {
 
   static Path writeFromFixedInputs(Path file) throws IOException {
     GroupFiles.write(file, "PK2", KeyValue.ofString("SKU-1/\u00e9"), ATTRIBUTES, "20231114T221320Z-beef",
-        1_700_000_000_000L, records());
+        1_700_000_000_000L, records(), GroupFileFormat.VERSION_1);
     return file;
   }
 

@@ -82,7 +82,7 @@ class GroupFileTest {
   void widthIsTheLongestRecordAndNothingIsTruncated() throws IOException {
     Path file = dir.resolve("g.pmi");
     List<IndexRecord> records = sampleRecords();
-    GroupHeader h = GroupFiles.write(file, "PK2", GROUP, ATTRIBUTES, "b", 0L, records);
+    GroupHeader h = GroupFiles.write(file, "PK2", GROUP, ATTRIBUTES, "b", 0L, records, GroupFileFormat.VERSION_1);
     int longest = 12 + (2 + "9.99E+125".length()) + (2 + 1000) + (2 + 1);
     assertThat(h.recordWidth(), equalTo(longest));
     byte[] bytes = Files.readAllBytes(file);
@@ -147,11 +147,24 @@ class GroupFileTest {
   void anUnfinishedFileIsNeverMistakenForAnIndex() throws IOException {
     Path file = dir.resolve("unfinished.pmi");
     GroupHeader h = new GroupHeader("PK2", GROUP, ATTRIBUTES, 100, 0, 0, "b", new byte[32]);
-    try (GroupFileWriter w = new GroupFileWriter(file, h)) {
+    try (GroupFileWriter w = new GroupFileWriter(file, h, GroupFileFormat.VERSION_1)) {
       w.append(IndexRecord.unique(keys("1", "a", 1)));
     }
     IndexFormatException e = assertThrows(IndexFormatException.class, () -> GroupFile.open(file));
     assertThat(e.getMessage(), containsString("bad magic"));
+  }
+
+  @Test
+  void anUnfinishedVersion2FileLeavesNothingBehind() throws IOException {
+    Path file = dir.resolve("unfinished2.pmi");
+    GroupHeader h = new GroupHeader("PK2", GROUP, ATTRIBUTES, 100, 0, 0, "b", new byte[32]);
+    try (GroupFileWriter w = new GroupFileWriter(file, h, GroupFileFormat.VERSION_2)) {
+      w.append(IndexRecord.unique(keys("1", "a", 1)));
+    }
+    try (var left = Files.list(dir)) {
+      assertThat(left.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("unfinished2")).toList(),
+          equalTo(List.of()));
+    }
   }
 
   @Test

@@ -10,17 +10,25 @@ import java.util.List;
 public final class GroupFiles {
   private GroupFiles() {}
 
-  /** Writes the records into a new group file whose width is that of the widest record; returns its header. */
+  /** Writes the records into a new group file of the writers' default version; returns its header. */
   public static GroupHeader write(
       Path file, String groupAttribute, KeyValue group, List<KeyAttribute> attributes, String buildId,
       long buildTimeMillis, List<IndexRecord> records) throws IOException {
+    return write(file, groupAttribute, group, attributes, buildId, buildTimeMillis, records,
+        GroupFileFormat.defaultVersion());
+  }
+
+  /** Writes the records into a new group file of a format version; returns its header. */
+  public static GroupHeader write(
+      Path file, String groupAttribute, KeyValue group, List<KeyAttribute> attributes, String buildId,
+      long buildTimeMillis, List<IndexRecord> records, int version) throws IOException {
     int width = GroupFileFormat.RECORD_PREFIX_BYTES;
     for (IndexRecord r : records) {
       width = Math.max(width, GroupFileWriter.widthFor(r.keys()));
     }
     GroupHeader header =
         new GroupHeader(groupAttribute, group, attributes, width, 0, buildTimeMillis, buildId, new byte[32]);
-    try (GroupFileWriter w = new GroupFileWriter(file, header)) {
+    try (GroupFileWriter w = new GroupFileWriter(file, header, version)) {
       for (IndexRecord r : records) {
         w.append(r);
       }

@@ -10,9 +10,9 @@ import redis.clients.jedis.Jedis;
  * Figure 5, footprint of the deep group's entries, two ways:
  *
  * <ul>
- *   <li>bytes per entry on disk of the group file (header included) against the raw bytes of the key values each
- *       entry stores (sort key and table key, UTF-8, no framing): the fixed-width record pays for its O(1) rank
- *       lookup with padding to the widest record plus 12 bytes of tie fields and 2-byte lengths;
+ *   <li>bytes per entry on disk of the group file as the backfill wrote it (format version 2, header and tie table
+ *       included) against the raw bytes of the key values each entry stores (sort key and table key, UTF-8, no
+ *       framing); {@link FormatVersions} compares it with version 1 of the same entries;
  *   <li>Redis memory per member of the same build's sorted set ({@code MEMORY USAGE key SAMPLES 0}, every member
  *       counted) against the file index's bytes per entry.
  * </ul>

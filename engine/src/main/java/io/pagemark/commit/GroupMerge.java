@@ -72,7 +72,7 @@ public final class GroupMerge {
     long stale = pending.stale();
     List<Long> appliedTimes = pending.appliedCreationMicros();
 
-    int width = base == null ? 0 : base.header().recordWidth();
+    int width = base == null ? 0 : base.unpackedRecordWidth();
     for (List<IndexEntry> adds : addsBySortKey.values()) {
       for (IndexEntry a : adds) {
         width = Math.max(width, GroupFileWriter.widthFor(a.keys()));

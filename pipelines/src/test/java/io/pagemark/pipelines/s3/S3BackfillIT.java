@@ -8,10 +8,12 @@ import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.matchesPattern;
 
+import io.pagemark.format.GroupPaths;
 import io.pagemark.format.s3.S3IndexStore;
 import io.pagemark.format.s3.S3Location;
 import io.pagemark.format.s3.S3Reads;
 import io.pagemark.key.KeyType;
+import io.pagemark.key.KeyValue;
 import io.pagemark.lookup.GroupPages;
 import io.pagemark.lookup.Index;
 import io.pagemark.lookup.Indexes;
@@ -126,12 +128,20 @@ class S3BackfillIT {
       S3Reads reads = S3Indexes.reads(index);
       try (GroupPages big = index.group("big")) {
         int width = recordWidth("direct", index.buildId(), "big");
+        long size;
+        try (S3IndexStore store = new S3IndexStore(S3Location.parse(spec("direct")))) {
+          size = store.read("builds/" + index.buildId() + "/" + GroupPaths.relativePath(KeyValue.ofString("big")))
+              .length;
+        }
+        // a group file within the first GET's 4 KiB (format v2 holds these 400 entries in about 3 KiB) is read
+        // whole on open, and its records cost no further GET
+        boolean inFirstGet = size <= 4096;
         for (long page : new long[] {big.pages(20) / 2, big.pages(20)}) {
           long gets = reads.gets();
           long bytes = reads.bytes();
           big.pageStart(page, 20, Order.ASC);
-          assertThat("one GET for the record before page " + page, reads.gets() - gets, is(1L));
-          assertThat("exactly the record's bytes", reads.bytes() - bytes, is((long) width));
+          assertThat("GETs for the record before page " + page, reads.gets() - gets, is(inFirstGet ? 0L : 1L));
+          assertThat("exactly the record's bytes", reads.bytes() - bytes, is(inFirstGet ? 0L : (long) width));
         }
         long gets = reads.gets();
         try (GroupPages again = index.group("big")) {

@@ -9,12 +9,8 @@ import io.pagemark.key.KeyType;
 import io.pagemark.key.KeyValue;
 import io.pagemark.lookup.GroupPages;
 import io.pagemark.lookup.RankedGroup;
-import java.io.EOFException;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -24,7 +20,8 @@ import java.util.List;
  * width into the event loop's buffer, and a member is encoded from the record's bytes without decoding it. Reads go
  * through the page cache rather than a mapping, so the server's resident memory does not grow with the index: the
  * kernel keeps hot pages for every process and drops cold ones. A range is read in blocks of up to 64 kB, and the
- * event loop keeps its 256 most recently read single records.
+ * event loop keeps its 256 most recently read single records. A group file of format version 2 is read the same
+ * way: {@link GroupFile#readUnpacked} decodes its records into the version-1 layout this view works on.
  */
 final class FileGroupView implements GroupView {
   /**
@@ -45,10 +42,9 @@ final class FileGroupView implements GroupView {
   private static final int PREFIX = 12; // tiePosition, runLength word, descendingSlot
   private static final int RUN_ORDER_UNKNOWN = 0x8000_0000;
 
-  private final FileChannel channel;
+  private final GroupFile groupFile;
   private final GroupHeader header;
-  private final long recordsAt;
-  private final int width;
+  private final int width; // of a record in the version-1 layout
   private final long count;
   private final Members members;
   private final Buffers buffers;
@@ -61,12 +57,11 @@ final class FileGroupView implements GroupView {
   /** Spreads the views of a loop over the record cache. */
   private final int salt = System.identityHashCode(this);
 
-  private FileGroupView(Path file, FileChannel channel, GroupHeader header, Buffers buffers) {
+  private FileGroupView(Path file, GroupFile groupFile, Buffers buffers) {
     this.file = file;
-    this.channel = channel;
-    this.header = header;
-    this.recordsAt = header.length();
-    this.width = header.recordWidth();
+    this.groupFile = groupFile;
+    this.header = groupFile.header();
+    this.width = groupFile.unpackedRecordWidth();
     this.count = header.entryCount();
     this.members = new Members(header.groupAttribute(), header.groupKey(), header.attributes());
     this.buffers = buffers;
@@ -78,17 +73,16 @@ final class FileGroupView implements GroupView {
    *
    * @param holdsFilesOf whether a file written by a build id belongs to the served build
    */
-  static FileGroupView open(Path file, KeyValue group, java.util.function.Predicate<String> holdsFilesOf,
+  static GroupView open(Path file, KeyValue group, java.util.function.Predicate<String> holdsFilesOf,
       Buffers buffers) throws IOException {
-    GroupHeader h;
-    try (GroupFile f = GroupFile.open(file)) {
-      h = f.header();
-    }
+    GroupFile f = GroupFile.open(file);
+    GroupHeader h = f.header();
     if (!h.groupKey().equals(group) || !holdsFilesOf.test(h.buildId())) {
+      f.close();
       throw new IndexFormatException(file, "holds group " + h.groupKey() + " of build " + h.buildId()
           + ", expected " + group + " of the served build");
     }
-    return new FileGroupView(file, FileChannel.open(file, StandardOpenOption.READ), h, buffers);
+    return new FileGroupView(file, f, buffers);
   }
 
   @Override
@@ -337,17 +331,7 @@ final class FileGroupView implements GroupView {
   }
 
   private void read(long rank, int records, byte[] into) throws IOException {
-    if (rank < 0 || rank + records > count) {
-      throw new IndexOutOfBoundsException("ranks " + rank + "+" + records + " of " + count);
-    }
-    ByteBuffer bb = ByteBuffer.wrap(into, 0, records * width);
-    long position = recordsAt + rank * width;
-    while (bb.hasRemaining()) {
-      int n = channel.read(bb, position + bb.position());
-      if (n < 0) {
-        throw new EOFException(file + " ends before rank " + rank);
-      }
-    }
+    groupFile.readUnpacked(rank, records, into, 0);
   }
 
   private int intAt(int o) {
@@ -365,6 +349,6 @@ final class FileGroupView implements GroupView {
         buffers.cachedOwner[i] = null;
       }
     }
-    channel.close();
+    groupFile.close();
   }
 }

@@ -1,0 +1,91 @@
+package io.pagemark.format;
+
+import java.time.LocalDate;
+
+/**
+ * The two datetime texts of the version-2 codecs, {@code uuuu-MM-ddTHH:mm:ssZ} and {@code uuuu-MM-ddTHH:mm:ss.SSSZ}
+ * (UTC, years 0000-9999), parsed and printed by hand: each text has exactly one instant and each instant exactly
+ * one text, so a value that parses prints back to the same bytes. Lookups print one per record read, hence no
+ * DateTimeFormatter.
+ */
+final class Datetimes {
+  static final long NOT_A_DATETIME = Long.MIN_VALUE;
+
+  private Datetimes() {}
+
+  /**
+   * Seconds (or milliseconds with {@code millis}) since the epoch of the text in {@code b[from, from + n)}, or
+   * {@link #NOT_A_DATETIME} when it is not exactly the pattern or not a real date and time.
+   */
+  static long parse(byte[] b, int from, int n, boolean millis) {
+    if (n != (millis ? 24 : 20) || b[from + 4] != '-' || b[from + 7] != '-' || b[from + 10] != 'T'
+        || b[from + 13] != ':' || b[from + 16] != ':' || b[from + n - 1] != 'Z' || millis && b[from + 19] != '.') {
+      return NOT_A_DATETIME;
+    }
+    int year = digits(b, from, 4);
+    int month = digits(b, from + 5, 2);
+    int day = digits(b, from + 8, 2);
+    int hour = digits(b, from + 11, 2);
+    int minute = digits(b, from + 14, 2);
+    int second = digits(b, from + 17, 2);
+    int milli = millis ? digits(b, from + 20, 3) : 0;
+    if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59
+        || second < 0 || second > 59 || milli < 0 || day > LocalDate.of(year, month, 1).lengthOfMonth()) {
+      return NOT_A_DATETIME;
+    }
+    long s = LocalDate.of(year, month, day).toEpochDay() * 86_400 + hour * 3600 + minute * 60 + second;
+    return millis ? s * 1000 + milli : s;
+  }
+
+  /** Writes the text of an instant in years 0000-9999 into {@code t} at {@code at} (20 or 24 bytes). */
+  static void format(long value, boolean millis, byte[] t, int at) {
+    long s = millis ? Math.floorDiv(value, 1000) : value;
+    long days = Math.floorDiv(s, 86_400);
+    int secondOfDay = (int) Math.floorMod(s, 86_400);
+    // civil date from days since 1970-01-01 (proleptic Gregorian, eras of 400 years), without allocating
+    long z = days + 719_468;
+    long era = Math.floorDiv(z, 146_097);
+    long doe = z - era * 146_097;
+    long yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    long mp = (5 * doy + 2) / 153;
+    int day = (int) (doy - (153 * mp + 2) / 5 + 1);
+    int month = (int) (mp < 10 ? mp + 3 : mp - 9);
+    int year = (int) (yoe + era * 400 + (month <= 2 ? 1 : 0));
+    put(t, at, year, 4);
+    t[at + 4] = '-';
+    put(t, at + 5, month, 2);
+    t[at + 7] = '-';
+    put(t, at + 8, day, 2);
+    t[at + 10] = 'T';
+    put(t, at + 11, secondOfDay / 3600, 2);
+    t[at + 13] = ':';
+    put(t, at + 14, secondOfDay / 60 % 60, 2);
+    t[at + 16] = ':';
+    put(t, at + 17, secondOfDay % 60, 2);
+    if (millis) {
+      t[at + 19] = '.';
+      put(t, at + 20, (int) Math.floorMod(value, 1000), 3);
+    }
+    t[at + (millis ? 23 : 19)] = 'Z';
+  }
+
+  private static int digits(byte[] b, int from, int n) {
+    int v = 0;
+    for (int i = from; i < from + n; i++) {
+      int c = b[i] - '0';
+      if (c < 0 || c > 9) {
+        return -1;
+      }
+      v = v * 10 + c;
+    }
+    return v;
+  }
+
+  private static void put(byte[] t, int at, int v, int n) {
+    for (int i = at + n - 1; i >= at; i--) {
+      t[i] = (byte) ('0' + v % 10);
+      v /= 10;
+    }
+  }
+}
