@@ -436,6 +436,13 @@ public final class StreamRun implements AutoCloseable {
     if (catchUp != null) {
       catchUp.close();
     }
+    if (flink.isPresent()) {
+      try {
+        counters(); // the last look: Flink in this JVM takes its REST API, and the counters, with the job
+      } catch (RuntimeException e) {
+        // the summary keeps the counters seen last
+      }
+    }
     try {
       if (!result.getState().isTerminal()) {
         result.cancel();
