@@ -21,8 +21,8 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -75,11 +75,12 @@ class ClusterStreamIT {
         writer.write(100);
         assertThat(backfill.get().err(), backfill.get().code(), is(0));
         relay.awaitIdle(Duration.ofSeconds(120));
-        Instant lastArrival = kinesalite.lastArrival(table);
+        Map<String, String> last = ShardPositions.lastSequenceNumbers(kinesalite, table);
         RedisLayout layout = new RedisLayout(prefix);
         Process s = stream;
-        StreamIT.awaitProgress(Duration.ofSeconds(90), Duration.ofSeconds(300), () -> position(nodes, layout),
-            p -> p.isAfter(lastArrival) || !s.isAlive(), "the stream did not get past the last record");
+        StreamIT.awaitProgress(Duration.ofSeconds(90), Duration.ofSeconds(300), () -> ShardPositions.inRedis(nodes,
+            prefix), p -> ShardPositions.covered(p, last) == last.size() || !s.isAlive(),
+            "the stream's shard positions did not reach every shard's last record " + last);
         StreamIT.awaitTrue(Duration.ofSeconds(60), () -> caughtUp(nodes, layout) || !s.isAlive(),
             "the stream did not catch up with the backfill's build");
         String log = StreamIT.log(dir.resolve("stream.log"));
@@ -96,12 +97,6 @@ class ClusterStreamIT {
         }
       }
     }
-  }
-
-  private static Instant position(RedisNodes nodes, RedisLayout layout) {
-    byte[] key = layout.streamKey();
-    byte[] p = nodes.onKey(key, j -> j.hget(key, "position".getBytes(StandardCharsets.UTF_8)));
-    return p == null ? Instant.EPOCH : Instant.ofEpochMilli(Long.parseLong(new String(p, StandardCharsets.UTF_8)));
   }
 
   private static boolean caughtUp(RedisNodes nodes, RedisLayout layout) {

@@ -1,6 +1,7 @@
 package io.pagemark.pipelines;
 
 import io.pagemark.format.redis.RedisLayout;
+import io.pagemark.format.redis.RedisNodes;
 import io.pagemark.testing.Kinesalite;
 import io.pagemark.testing.RedisServer;
 import io.pagemark.wal.ShardPosition;
@@ -51,15 +52,25 @@ final class ShardPositions {
 
   /** The Redis index's positions (hash fields {@code shard:ID} = {@code "SEQ ARRIVAL_MILLIS"}). */
   static Map<String, ShardPosition> inRedis(RedisServer redis, String prefix) {
-    Map<String, ShardPosition> positions = new TreeMap<>();
     try (Jedis j = redis.client()) {
-      j.hgetAll(new String(new RedisLayout(prefix).streamKey(), StandardCharsets.UTF_8)).forEach((k, v) -> {
-        if (k.startsWith("shard:")) {
-          String[] parts = v.split(" ");
-          positions.put(k.substring(6), new ShardPosition(parts[0], Instant.ofEpochMilli(Long.parseLong(parts[1]))));
-        }
-      });
+      return fromStreamHash(j.hgetAll(new String(new RedisLayout(prefix).streamKey(), StandardCharsets.UTF_8)));
     }
+  }
+
+  /** The same, from a Redis Cluster: the stream hash lives on the master of its slot. */
+  static Map<String, ShardPosition> inRedis(RedisNodes nodes, String prefix) {
+    String key = new String(new RedisLayout(prefix).streamKey(), StandardCharsets.UTF_8);
+    return fromStreamHash(nodes.onKey(key.getBytes(StandardCharsets.UTF_8), j -> j.hgetAll(key)));
+  }
+
+  private static Map<String, ShardPosition> fromStreamHash(Map<String, String> hash) {
+    Map<String, ShardPosition> positions = new TreeMap<>();
+    hash.forEach((k, v) -> {
+      if (k.startsWith("shard:")) {
+        String[] parts = v.split(" ");
+        positions.put(k.substring(6), new ShardPosition(parts[0], Instant.ofEpochMilli(Long.parseLong(parts[1]))));
+      }
+    });
     return positions;
   }
 
