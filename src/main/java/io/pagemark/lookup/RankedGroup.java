@@ -5,6 +5,7 @@ import io.pagemark.format.KeyAttribute;
 import io.pagemark.key.KeyValue;
 import java.io.IOException;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Service provider interface: one group of one build, as a store (a group file, a Redis sorted set) serves it to
@@ -55,6 +56,21 @@ public interface RankedGroup extends AutoCloseable {
    * @throws IOException if the store cannot be read or holds a damaged record
    */
   default RankedGroup near(long position, Order order, int radius) throws IOException {
+    return this;
+  }
+
+  /**
+   * The count and the records at {@code ranks} (ascending ranks; those at or past the count are left out), all from
+   * one state of the store: what a union's page start reads a group through, asking again with more ranks when it
+   * needs one more record, so that no group's share of a union page mixes two of its states. A store whose groups
+   * never change once opened keeps this default, itself; one that changes them in place reads a {@link RankWindow} in
+   * one atomic step.
+   *
+   * @param ranks ascending ranks, each at least 0
+   * @throws GroupRepublishedException if the store replaced the group since it was opened
+   * @throws IOException if the store cannot be read or holds a damaged record
+   */
+  default RankedGroup snapshot(Set<Long> ranks) throws IOException {
     return this;
   }
 

@@ -5,8 +5,10 @@ import io.pagemark.format.KeyAttribute;
 import io.pagemark.key.KeyValue;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -158,12 +160,38 @@ public final class UnionPages implements AutoCloseable {
    */
   public UnionPageStart pageStart(long page, int pageSize, Order order) throws LookupException, IOException {
     Objects.requireNonNull(order, "order");
-    long pages = pages(pageSize);
+    GroupPages.checkPageSize(pageSize);
+    // Each group is read through snapshots of one of its states: its count first, then its count and every record
+    // the selection has asked for so far, read again at once whenever it needs one more. The page start is computed
+    // from the latest snapshots only, so no group's share of the page mixes two of its states under the stream.
+    List<RankedGroup> views = new ArrayList<>();
+    List<TreeSet<Long>> asked = new ArrayList<>();
+    for (GroupPages g : groups) {
+      views.add(g.records().snapshot(Set.of()));
+      asked.add(new TreeSet<>());
+    }
+    while (true) {
+      try {
+        return pageStart(views, page, pageSize, order);
+      } catch (UnionSelection.Missing missing) {
+        TreeSet<Long> ranks = asked.get(missing.group);
+        if (!ranks.add(missing.rank)) {
+          throw new IllegalStateException("a snapshot of group " + groups.get(missing.group).group()
+              + " lacks rank " + missing.rank + " although it was asked for", missing);
+        }
+        views.set(missing.group, groups.get(missing.group).records().snapshot(Collections.unmodifiableSet(ranks)));
+      }
+    }
+  }
+
+  private UnionPageStart pageStart(List<RankedGroup> views, long page, int pageSize, Order order)
+      throws LookupException, IOException {
+    UnionSelection selection = new UnionSelection(views);
+    long pages = (selection.total() + pageSize - 1) / pageSize;
     if (page < 1 || page > pages) {
       throw new PageOutOfRangeException("the union of groups " + groups() + " has " + pages + " page"
           + (pages == 1 ? "" : "s") + " of " + pageSize + "; page " + page + " is out of range");
     }
-    UnionSelection selection = new UnionSelection(groups);
     long first = (page - 1) * pageSize;
     long[] from = selection.before(first, order);
     long[] to = selection.before(Math.min(selection.total(), first + pageSize), order);

@@ -25,7 +25,7 @@ import java.util.TreeMap;
  * serves the page start's key lookups from the same cache and count. Not thread-safe; one per page start.
  */
 final class UnionSelection {
-  private final List<GroupPages> groups;
+  private final List<RankedGroup> groups;
   private final long[] counts;
   private final long total;
   private final List<Map<Long, IndexRecord>> records = new ArrayList<>();
@@ -35,8 +35,11 @@ final class UnionSelection {
 
   private record Run(long end, KeyValue sortKey) {}
 
-  /** {@code groups} sorted by group key in DynamoDB's order. */
-  UnionSelection(List<GroupPages> groups) {
+  /**
+   * {@code groups}' records sorted by group key in DynamoDB's order: for a store that changes groups in place, each a
+   * {@link RankedGroup#snapshot} of one state, whose missing records end the selection with {@link Missing}.
+   */
+  UnionSelection(List<RankedGroup> groups) {
     this.groups = groups;
     this.counts = new long[groups.size()];
     long n = 0;
@@ -170,7 +173,11 @@ final class UnionSelection {
   IndexRecord record(int g, long rank) throws IOException {
     IndexRecord r = records.get(g).get(rank);
     if (r == null) {
-      r = groups.get(g).records().record(rank);
+      try {
+        r = groups.get(g).record(rank);
+      } catch (RankWindow.Outside outside) {
+        throw new Missing(g, outside.rank);
+      }
       reads++;
       records.get(g).put(rank, r);
       long start = rank - r.tiePosition();
@@ -181,7 +188,7 @@ final class UnionSelection {
 
   /** Group {@code g}'s records as a page start reads them: through this selection's cache and count. */
   RankedGroup records(int g) {
-    RankedGroup of = groups.get(g).records();
+    RankedGroup of = groups.get(g);
     return new RankedGroup() {
       @Override
       public KeyValue group() {
@@ -218,5 +225,18 @@ final class UnionSelection {
         // the union closes its groups
       }
     };
+  }
+
+  /** The snapshot of group {@code g} lacks the record at {@code rank}: read a snapshot that holds it and start over. */
+  static final class Missing extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    final int group;
+    final long rank;
+
+    Missing(int group, long rank) {
+      super("group " + group + " rank " + rank + " is not in the snapshot", null, false, false);
+      this.group = group;
+      this.rank = rank;
+    }
   }
 }

@@ -81,7 +81,7 @@ class UnionSelectionTest {
       int k = 1 + rnd.nextInt(KEYS.size());
       List<SimulatedGroup> sims = randomUnion(rnd, k);
       try (UnionPages u = union(sims, new ArrayList<>(), false)) {
-        UnionSelection s = new UnionSelection(u.groupPages());
+        UnionSelection s = new UnionSelection(u.groupPages().stream().map(GroupPages::records).toList());
         for (Order order : Order.values()) {
           List<Member> merged = bruteForce(sims, order);
           long[] expected = new long[k];

@@ -6,8 +6,8 @@ import java.util.Locale;
 
 /**
  * What Flink's checkpoints cost the stream: its lag to durable (a change's creation in DynamoDB to its WAL segment)
- * at 50 and then 500 writes per second asked (the note says what the writer reached), p50 and p95, on Flink inside the benchmark's JVM ({@code [local]},
- * parallelism 2) with checkpoints every {@value #CHECKPOINT_SECONDS} s against the same stream with checkpoints off,
+ * at 50 and then 500 writes per second asked ({@link PacedWriter}; the note says the rate reached), p50 and p95, on
+ * Flink inside the benchmark's JVM ({@code [local]}, parallelism 2) with checkpoints every {@value #CHECKPOINT_SECONDS} s against the same stream with checkpoints off,
  * the baseline, measured in the same run ({@link StreamLagBenchmark} for each, one stream per variant).
  */
 final class StreamCheckpointLag implements Bench {
@@ -35,7 +35,7 @@ final class StreamCheckpointLag implements Bench {
 
   @Override
   public void run(Sizes sizes, Context context) throws Exception {
-    int seconds = sizes.mode().equals("quick") ? 10 : 60;
+    int seconds = sizes.mode().equals("quick") ? 6 : 60;
     List<String> flink = List.of("--runner=FlinkRunner", "--flinkMaster=[local]", "--parallelism=2");
     List<String> off = new ArrayList<>(flink);
     off.add("--checkpointSeconds=0");

@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.Callable;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import picocli.CommandLine.Command;
@@ -35,7 +34,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * Benchmark: the stream's lag at a steady write rate. Starts DynamoDB Local and kinesalite, the relay and the stream
  * pipeline (DirectRunner in this JVM, or the runner given, e.g. {@code --runner=FlinkRunner --flinkMaster=[local]}),
  * writes to the demo table at {@code rate} writes per second for
- * {@code seconds}, and commits every {@code commitSeconds}. Reports the lag from each change's
+ * {@code seconds} ({@link PacedWriter}: several threads on one schedule), and commits every {@code commitSeconds}. Reports the lag from each change's
  * ApproximateCreationDateTime (stamped by the relay when it reads the change from DynamoDB Local's stream) to the
  * moment it is durable in the WAL, over the measured window only, and to the moment it is visible (the publication of
  * the commit that applied it).
@@ -116,11 +115,11 @@ public final class StreamLagBenchmark {
       try (Relay relay = Relay.start(local.connection(), table, new io.pagemark.transforms.source.KinesisConnection(kinesalite.endpoint(), kinesalite.region()), table,
               Relay.Options.PLAIN);
           StreamRun stream = StreamRun.start(o, log)) {
-        Random r = new Random(7);
         // warm up until the stream has made a change durable, then measure a window of steady writes
         long warm = 0;
         while (stream.counters().getOrDefault("changesDurable", 0L) == 0) {
-          write(c, table, r, warm++);
+          Map<String, AttributeValue> item = PacedWriter.item(warm++);
+          c.putItem(put -> put.tableName(table).item(item));
           Thread.sleep(1000L / rates.get(0));
         }
         List<Result> results = new ArrayList<>();
@@ -140,20 +139,11 @@ public final class StreamLagBenchmark {
               log.println("lag: a commit failed: " + e);
             }
           }, commitSeconds, commitSeconds, java.util.concurrent.TimeUnit.SECONDS);
-          long start = System.nanoTime();
-          long n = 0;
-          while (System.nanoTime() - start < seconds * 1_000_000_000L) {
-            long due = start + n * 1_000_000_000L / rate;
-            long wait = due - System.nanoTime();
-            if (wait > 0) {
-              Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-            }
-            write(c, table, r, written + n++);
-          }
-          written += n;
+          PacedWriter.Window w = PacedWriter.write(c, table, rate, seconds, written);
+          long n = w.writes();
+          written += (long) rate * seconds;
           committer.shutdown();
           committer.awaitTermination(60, java.util.concurrent.TimeUnit.SECONDS);
-          double elapsed = (System.nanoTime() - start) / 1e9;
           relay.awaitIdle(java.time.Duration.ofSeconds(60));
           long target = stream.counters().getOrDefault("changes", 0L);
           long deadline = System.nanoTime() + 60_000_000_000L;
@@ -168,7 +158,7 @@ public final class StreamLagBenchmark {
           commits.sort((x, y) -> Long.compare(x[0], y[0]));
           long visibleP50 = commits.isEmpty() ? -1 : commits.get(commits.size() / 2)[0];
           long visibleP95 = commits.stream().mapToLong(x -> x[1]).max().orElse(-1);
-          results.add(new Result(n, n / elapsed, LagBuckets.quantile(window, 0.5), LagBuckets.quantile(window, 0.95),
+          results.add(new Result(n, w.rate(), LagBuckets.quantile(window, 0.5), LagBuckets.quantile(window, 0.95),
               visibleP50, visibleP95, commits.size(),
               redis ? LagBuckets.quantile(window, 0.5, LagBuckets.VISIBLE_PREFIX) : -1,
               redis ? LagBuckets.quantile(window, 0.95, LagBuckets.VISIBLE_PREFIX) : -1));
@@ -181,17 +171,6 @@ public final class StreamLagBenchmark {
   /** Changes the stream has dealt with in Redis: applied, or found already there. */
   private static long applied(Map<String, Long> counters) {
     return counters.getOrDefault("changesApplied", 0L) + counters.getOrDefault("changesStale", 0L);
-  }
-
-  /** One write: a new comment, or an edit that moves an earlier one to another product or time. */
-  private static void write(DynamoDbClient c, String table, Random r, long i) {
-    Map<String, AttributeValue> item = new HashMap<>();
-    item.put("PK", AttributeValue.fromS(String.format("live-%07d", r.nextInt(5000))));
-    item.put("SK", AttributeValue.fromS(java.time.Instant.ofEpochSecond(1_750_000_000L + r.nextInt(1_000_000))
-        .toString()));
-    item.put("PK2", AttributeValue.fromS(String.format("SKU-%05d", r.nextInt(50))));
-    item.put("text", AttributeValue.fromS("live " + i));
-    c.putItem(b -> b.tableName(table).item(item));
   }
 
   static int run(List<String> argv, PrintStream out, PrintStream err) {

@@ -15,6 +15,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import io.pagemark.format.redis.RedisNodes;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.Transaction;
@@ -26,7 +30,8 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * also reads the group's stamp in the same MULTI/EXEC (both keys share the group's hash slot, so this holds in a
  * cluster too), so a lookup never mixes two builds: if the group is republished between two reads, the second throws
  * {@link GroupRepublishedException}. A page start reads the count and the records it needs in one Lua script
- * ({@link #near}), so that the change stream, which rewrites the live set in place, cannot shift a page under it.
+ * ({@link #near}; a union's page start, {@link #snapshot}), so that the change stream, which rewrites the live set in
+ * place, cannot shift a page under it.
  */
 final class RedisGroup implements RankedGroup {
   private final RedisIndex index;
@@ -92,22 +97,10 @@ final class RedisGroup implements RankedGroup {
 
   @Override
   public RankedGroup near(long position, Order order, int radius) throws IOException {
-    List<byte[]> keys = List.of(stampKey, liveKey);
     List<byte[]> args = List.of(Long.toString(position).getBytes(StandardCharsets.US_ASCII),
         (order == Order.ASC ? "asc" : "desc").getBytes(StandardCharsets.US_ASCII),
         Integer.toString(radius).getBytes(StandardCharsets.US_ASCII));
-    List<?> reply;
-    try {
-      reply = (List<?>) redis.onKey(liveKey, j -> {
-        try {
-          return j.evalsha(NEAR_SHA, keys, args);
-        } catch (JedisNoScriptException notCached) {
-          return j.eval(NEAR, keys, args); // EVAL caches it: later calls hit EVALSHA
-        }
-      });
-    } catch (JedisException e) {
-      throw index.failure("reading group " + group, e);
-    }
+    List<?> reply = script(NEAR, NEAR_SHA, args);
     byte[] nowStamp = (byte[]) reply.get(0);
     checkStamp(nowStamp);
     long n = (Long) reply.get(1);
@@ -118,10 +111,75 @@ final class RedisGroup implements RankedGroup {
       records.add(decode((byte[]) m, rank++));
     }
     if (n == 0) {
-      throw new IOException(index + ": group " + group + " is stamped build " + buildId() + " but its sorted set is"
-          + " missing (did Redis lose data?); run the backfill again");
+      throw missingSet();
     }
     return new RankWindow(this, n, first, records);
+  }
+
+  /**
+   * KEYS: stamp, live set (one hash slot). ARGV: ascending ranks. Returns the stamp (nil when the group is gone), the
+   * count and, per rank asked, its member (nil at or past the count), all from one state (see
+   * {@link RankedGroup#snapshot}).
+   */
+  static final byte[] AT =
+      ("local stamp = redis.call('GET', KEYS[1])\n"
+              + "local n = redis.call('ZCARD', KEYS[2])\n"
+              + "local members = {}\n"
+              + "for i = 1, #ARGV do\n"
+              + "  local rank = tonumber(ARGV[i])\n"
+              + "  local m = false\n"
+              + "  if rank < n then m = redis.call('ZRANGE', KEYS[2], rank, rank)[1] or false end\n"
+              + "  members[i] = m\n"
+              + "end\n"
+              + "return {stamp or false, n, members}")
+          .getBytes(StandardCharsets.UTF_8);
+  private static final byte[] AT_SHA = sha1Hex(AT);
+
+  @Override
+  public RankedGroup snapshot(Set<Long> ranks) throws IOException {
+    List<Long> asked = new ArrayList<>(new TreeSet<>(ranks));
+    List<byte[]> args = new ArrayList<>();
+    for (long rank : asked) {
+      if (rank < 0) {
+        throw new IndexOutOfBoundsException("rank " + rank + " of group " + group);
+      }
+      args.add(Long.toString(rank).getBytes(StandardCharsets.US_ASCII));
+    }
+    List<?> reply = script(AT, AT_SHA, args);
+    checkStamp((byte[]) reply.get(0));
+    long n = (Long) reply.get(1);
+    if (n == 0) {
+      throw missingSet();
+    }
+    Map<Long, IndexRecord> records = new TreeMap<>();
+    List<?> members = (List<?>) reply.get(2);
+    for (int i = 0; i < asked.size(); i++) {
+      if (members.get(i) != null) {
+        records.put(asked.get(i), decode((byte[]) members.get(i), asked.get(i)));
+      }
+    }
+    return new RankWindow(this, n, records);
+  }
+
+  /** Runs a read script on the group's node: by its digest, or by its text when the node has not cached it yet. */
+  private List<?> script(byte[] script, byte[] sha, List<byte[]> args) throws IOException {
+    List<byte[]> keys = List.of(stampKey, liveKey);
+    try {
+      return (List<?>) redis.onKey(liveKey, j -> {
+        try {
+          return j.evalsha(sha, keys, args);
+        } catch (JedisNoScriptException notCached) {
+          return j.eval(script, keys, args); // EVAL caches it: later calls hit EVALSHA
+        }
+      });
+    } catch (JedisException e) {
+      throw index.failure("reading group " + group, e);
+    }
+  }
+
+  private IOException missingSet() {
+    return new IOException(index + ": group " + group + " is stamped build " + buildId() + " but its sorted set is"
+        + " missing (did Redis lose data?); run the backfill again");
   }
 
   private static byte[] sha1Hex(byte[] script) {
