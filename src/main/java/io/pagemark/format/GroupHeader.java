@@ -131,24 +131,34 @@ public record GroupHeader(
     return length;
   }
 
-  static GroupHeader decode(String file, ByteBuffer b) throws IndexFormatException {
+  /** Checks the CRC32C in the last 4 bytes of a whole header (both versions end their header with it). */
+  static void checkCrc(String file, ByteBuffer b) throws IndexFormatException {
     int length = b.limit();
     CRC32C crc = new CRC32C();
     crc.update(b.duplicate().limit(length - 4));
     if ((int) crc.getValue() != b.getInt(length - 4)) {
       throw new IndexFormatException(file, "corrupt header (checksum mismatch)");
     }
+  }
+
+  /** The build id at bytes 40..71 of either version's header: ASCII, padded with zero bytes. */
+  static String buildId(ByteBuffer b) {
+    byte[] id = new byte[GroupFileFormat.BUILD_ID_BYTES];
+    b.get(40, id);
+    int length = 0;
+    while (length < id.length && id[length] != 0) {
+      length++;
+    }
+    return new String(id, 0, length, StandardCharsets.US_ASCII);
+  }
+
+  static GroupHeader decode(String file, ByteBuffer b) throws IndexFormatException {
+    checkCrc(file, b);
     try {
       int attributeCount = b.getShort(10) & 0xFFFF;
       int width = b.getInt(16);
       long count = b.getLong(24);
       long time = b.getLong(32);
-      byte[] id = new byte[GroupFileFormat.BUILD_ID_BYTES];
-      b.get(40, id);
-      int idLen = 0;
-      while (idLen < id.length && id[idLen] != 0) {
-        idLen++;
-      }
       byte[] sha = new byte[32];
       b.get(72, sha);
       b.position(GroupFileFormat.FIXED_HEADER_BYTES);
@@ -171,7 +181,7 @@ public record GroupHeader(
           width,
           count,
           time,
-          new String(id, 0, idLen, StandardCharsets.US_ASCII),
+          buildId(b),
           sha);
     } catch (RuntimeException e) {
       throw new IndexFormatException(file, "corrupt header (" + e.getMessage() + ")");

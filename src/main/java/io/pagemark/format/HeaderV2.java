@@ -82,23 +82,13 @@ final class HeaderV2 {
     if (length < FIXED_BYTES) {
       throw new IndexFormatException(file, "corrupt header (length " + length + ")");
     }
-    CRC32C crc = new CRC32C();
-    crc.update(b.duplicate().limit(length - 4));
-    if ((int) crc.getValue() != b.getInt(length - 4)) {
-      throw new IndexFormatException(file, "corrupt header (checksum mismatch)");
-    }
+    GroupHeader.checkCrc(file, b);
     try {
       int attributeCount = b.getShort(10) & 0xFFFF;
       int width = b.getInt(16);
       int flags = b.getInt(20);
       long count = b.getLong(24);
       long time = b.getLong(32);
-      byte[] id = new byte[GroupFileFormat.BUILD_ID_BYTES];
-      b.get(40, id);
-      int idLength = 0;
-      while (idLength < id.length && id[idLength] != 0) {
-        idLength++;
-      }
       byte[] sha = new byte[32];
       b.get(72, sha);
       long runs = b.getLong(104);
@@ -130,7 +120,7 @@ final class HeaderV2 {
             + layout.width() + ")");
       }
       GroupHeader header = new GroupHeader(groupAttribute, groupKey, attributes, width, count, time,
-          new String(id, 0, idLength, StandardCharsets.US_ASCII), sha);
+          GroupHeader.buildId(b), sha);
       return new Decoded(header, layout);
     } catch (RuntimeException e) {
       throw new IndexFormatException(file, "corrupt header (" + e.getMessage() + ")");
