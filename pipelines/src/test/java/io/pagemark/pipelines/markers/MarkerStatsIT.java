@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.pagemark.pipelines.BackfillIT;
 import io.pagemark.change.IndexChange;
 import io.pagemark.change.Version;
 import io.pagemark.commit.markers.MarkerChanges;
@@ -21,16 +22,12 @@ import io.pagemark.lookup.Index;
 import io.pagemark.lookup.Indexes;
 import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageReader;
-import io.pagemark.pipelines.Main;
 import io.pagemark.pipelines.PageWalk;
 import io.pagemark.pipelines.TrickyTable;
 import io.pagemark.pipelines.demo.SampleComments;
 import io.pagemark.testing.DynamoDbLocal;
 import io.pagemark.testing.DynamoDbLocalExtension;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -85,22 +82,12 @@ class MarkerStatsIT {
     client.close();
   }
 
-  record Result(int code, String out, String err) {}
-
-  Result pagemark(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Main.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-  }
-
-  Result build(String... more) {
+  BackfillIT.Result build(String... more) {
     List<String> args = new ArrayList<>(List.of("markers", "build", "--table=" + TABLE, "--gsi=byNumber",
         "--pageSize=" + PAGE, "--createIndex", "--segments=1", "--progressSeconds=0",
         "--dynamoEndpoint=" + local.endpoint(), "--deadLetterOutput=" + dir.resolve("dead")));
     args.addAll(List.of(more));
-    return pagemark(args.toArray(String[]::new));
+    return BackfillIT.cli(args.toArray(String[]::new));
   }
 
   /** The table's items whose partition key begins with the STATS prefix. */
@@ -116,11 +103,11 @@ class MarkerStatsIT {
 
   @Test
   void statsItemsInTheTableAreNeverPagesAndAGroupWhoseItemsWentLosesItsStats() throws Exception {
-    Result both = build("--statsTable=" + TABLE + ".stats", "--statsKey=_pm");
+    BackfillIT.Result both = build("--statsTable=" + TABLE + ".stats", "--statsKey=_pm");
     assertThat(both.err(), both.code(), is(2));
     assertThat(both.err(), containsString("--statsTable and --statsKey are exclusive"));
 
-    Result r = build("--statsKey=_pm");
+    BackfillIT.Result r = build("--statsKey=_pm");
     assertThat(r.err(), r.code(), is(0));
     assertThat(r.out(), containsString("dynamodb://" + TABLE + "/byNumber-markers?statsKey=_pm for pages of 5"));
     assertThrows(ResourceNotFoundException.class,
@@ -156,7 +143,7 @@ class MarkerStatsIT {
     client.scanPaginator(b -> b.tableName(TABLE)).items().stream()
         .filter(it -> it.containsKey("PK2") && it.get("PK2").s().equals("b"))
         .forEach(it -> client.deleteItem(d -> d.tableName(TABLE).key(Map.of("PK", it.get("PK"), "SK", it.get("SK")))));
-    Result again = build("--statsKey=_pm");
+    BackfillIT.Result again = build("--statsKey=_pm");
     assertThat(again.err(), again.code(), is(0));
     assertThat(again.out(), containsString(" 1 STATS items of groups with no items left removed"));
     assertThat(statsItems().size(), is(groups.size()));
@@ -169,7 +156,7 @@ class MarkerStatsIT {
 
     // markers remove takes the markers and the STATS items off, and leaves the table and its items.
     long before = client.scanPaginator(b -> b.tableName(TABLE)).items().stream().count();
-    Result removed = pagemark("markers", "remove", "--index=" + spec);
+    BackfillIT.Result removed = BackfillIT.cli("markers", "remove", "--index=" + spec);
     assertThat(removed.err(), removed.code(), is(0));
     assertThat(removed.out(), containsString("the configuration and STATS items _pm#... in it deleted"));
     assertThat(statsItems().size(), is(0));

@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.pagemark.pipelines.BackfillIT;
 import io.pagemark.commit.markers.GroupMarkers;
 import io.pagemark.commit.markers.MarkerTables;
 import io.pagemark.dynamo.ItemKeys;
@@ -23,7 +24,6 @@ import io.pagemark.lookup.Order;
 import io.pagemark.lookup.PageOutOfRangeException;
 import io.pagemark.lookup.PageReader;
 import io.pagemark.lookup.PageStart;
-import io.pagemark.pipelines.Main;
 import io.pagemark.pipelines.PageWalk;
 import io.pagemark.pipelines.TrickyTable;
 import io.pagemark.pipelines.demo.SampleComments;
@@ -31,9 +31,7 @@ import io.pagemark.pipelines.resp.RespClients;
 import io.pagemark.server.resp.RespServer;
 import io.pagemark.testing.DynamoDbLocal;
 import io.pagemark.testing.DynamoDbLocalExtension;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -85,26 +83,16 @@ class MarkersIT {
     client.close();
   }
 
-  record Result(int code, String out, String err) {}
-
-  Result pagemark(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Main.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-  }
-
-  Result build(String table, String gsi, int pageSize, String markerAttribute) {
-    return pagemark("markers", "build", "--table=" + table, "--gsi=" + gsi, "--pageSize=" + pageSize,
+  BackfillIT.Result build(String table, String gsi, int pageSize, String markerAttribute) {
+    return BackfillIT.cli("markers", "build", "--table=" + table, "--gsi=" + gsi, "--pageSize=" + pageSize,
         "--markerAttribute=" + markerAttribute, "--createIndex", "--segments=2", "--progressSeconds=0",
         "--dynamoEndpoint=" + local.endpoint(), "--deadLetterOutput=" + dir.resolve("dead"));
   }
 
-  private final Map<String, Result> builds = new HashMap<>();
+  private final Map<String, BackfillIT.Result> builds = new HashMap<>();
 
   /** The tricky table's markers of a GSI, built on first use (no test changes that table's items). */
-  Result built(String gsi, int pageSize, String markerAttribute) {
+  BackfillIT.Result built(String gsi, int pageSize, String markerAttribute) {
     return builds.computeIfAbsent(gsi, g -> build(TABLE, g, pageSize, markerAttribute));
   }
 
@@ -124,7 +112,7 @@ class MarkersIT {
   @CsvSource({"byString,SK,23,pm_s", "byNumber,NUM,11,pm_n"})
   void everyPageOfEveryGroupInBothOrdersIsTheCursorWalksPage(
       String gsi, String sortAttribute, int pageSize, String markerAttribute) throws Exception {
-    Result r = built(gsi, pageSize, markerAttribute);
+    BackfillIT.Result r = built(gsi, pageSize, markerAttribute);
     assertThat(r.err(), r.code(), is(0));
     assertThat(r.out(), containsString("conflicting writes left"));
     try (Index index = Indexes.open(spec(TABLE, gsi))) {
@@ -155,7 +143,7 @@ class MarkersIT {
   @CsvSource({"byString,SK,23,pm_s", "byNumber,NUM,11,pm_n"})
   void respServesEveryGroupInDynamoDbsOrdersAndRefusesWrites(
       String gsi, String sortAttribute, int pageSize, String markerAttribute) throws Exception {
-    Result r = built(gsi, pageSize, markerAttribute);
+    BackfillIT.Result r = built(gsi, pageSize, markerAttribute);
     assertThat(r.err(), r.code(), is(0));
     Map<String, Integer> counts = TrickyTable.expectedCounts(items, sortAttribute);
     try (RespServer server = RespServer.start(RespServer.Options.of(spec(TABLE, gsi)).withPort(0).withThreads(1));
@@ -238,10 +226,10 @@ class MarkersIT {
       }
     }
     SampleComments.load(client, table, few, 2, null);
-    Result first = build(table, "byNumber", 11, "pm_n");
+    BackfillIT.Result first = build(table, "byNumber", 11, "pm_n");
     assertThat(first.err(), first.code(), is(0));
     Map<String, Map<String, AttributeValue>> before = snapshot(table);
-    Result again = build(table, "byNumber", 11, "pm_n");
+    BackfillIT.Result again = build(table, "byNumber", 11, "pm_n");
     assertThat(again.err(), again.code(), is(0));
     assertThat(again.out(), containsString(" 0 markers written, 0 taken off"));
     assertThat("a second build changes no item", snapshot(table), equalTo(before));
@@ -249,14 +237,14 @@ class MarkersIT {
 
   @Test
   void theCliReadsPagesThroughTheMarkersAndRefusesAnotherPageSize() {
-    Result r = built("byString", 23, "pm_s");
+    BackfillIT.Result r = built("byString", 23, "pm_s");
     assertThat(r.err(), r.code(), is(0));
-    Result page = pagemark("page", "--table=" + TABLE, "--gsi=byString", "--index=" + spec(TABLE, "byString"),
+    BackfillIT.Result page = BackfillIT.cli("page", "--table=" + TABLE, "--gsi=byString", "--index=" + spec(TABLE, "byString"),
         "--group=utf", "--page=3", "--pageSize=23", "--order=desc", "--dynamoEndpoint=" + local.endpoint());
     assertThat(page.err(), page.code(), is(0));
     List<List<Map<String, AttributeValue>>> walk = PageWalk.pages(client, TABLE, "byString", "utf", 23, false);
     assertThat(page.out(), containsString(walk.get(2).get(0).get("PK").s()));
-    Result other = pagemark("lookup", "--index=" + spec(TABLE, "byString"), "--group=utf", "--page=1",
+    BackfillIT.Result other = BackfillIT.cli("lookup", "--index=" + spec(TABLE, "byString"), "--group=utf", "--page=1",
         "--pageSize=8");
     assertThat(other.err(), other.code(), is(2));
     assertThat(other.err(), containsString("pages of 23 only"));
@@ -306,7 +294,7 @@ class MarkersIT {
       }
     }
 
-    Result removed = pagemark("markers", "remove", "--index=" + where + "?endpoint=" + local.endpoint());
+    BackfillIT.Result removed = BackfillIT.cli("markers", "remove", "--index=" + where + "?endpoint=" + local.endpoint());
     assertThat(removed.err(), removed.code(), is(0));
     assertThat(removed.out(), containsString("5 markers taken off"));
     assertThat(client.scanPaginator(b -> b.tableName(table)).items().stream()
