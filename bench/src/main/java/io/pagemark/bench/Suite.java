@@ -34,7 +34,7 @@ public final class Suite {
     return List.of(new DeepPages(), new LookupLatency(), new S3Lookups(), new Footprint(), new Commit(),
         new BuildThroughput(), new PeakMemory(), new PostgresPages(), new ServePages(), new Resp(),
         new ClusterLookupLatency(), new UnionPagesBench(), new CatchUpReads(), new MarkerCosts(),
-        new StreamCheckpointLag(), new FormatVersions());
+        new StreamCheckpointLag(), new FormatVersions(), new BuildScaling(), new BackfillEndToEnd());
   }
 
   /**

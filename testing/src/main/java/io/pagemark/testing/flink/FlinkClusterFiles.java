@@ -94,6 +94,9 @@ final class FlinkClusterFiles {
     c.put("taskmanager.memory.managed.fraction", "0.1");
     c.put("taskmanager.memory.network.min", "128m");
     c.put("taskmanager.memory.network.max", "128m");
+    // Each blocking result partition (a batch build has several, deployed together) reserves this many of the 4,096
+    // buffers for its sort-shuffle; Flink's default, 512, left a 2-slot TaskManager short at parallelism 2.
+    c.put("taskmanager.network.sort-shuffle.min-buffers", "128");
     // Beam's runner turns this check off for its local cluster too: its static caches outlive a job's class loader.
     c.put("classloader.check-leaked-classloader", "false");
     // A streaming job's counters reach clients (pagemark stream's progress) through the REST API's metric fetcher.
