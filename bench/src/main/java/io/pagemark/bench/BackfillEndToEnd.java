@@ -75,6 +75,7 @@ final class BackfillEndToEnd implements Bench {
       check("the Scan step", Long.parseLong(scan.get("items")), n);
       check("the Scan step's entries", Long.parseLong(scan.get("entries")), n);
       double scanSeconds = Double.parseDouble(scan.get("seconds"));
+      context.progress().printf("bench: Scan step alone: %,d items in %.1f s%n", n, scanSeconds);
 
       List<String> backfillArgs = new ArrayList<>(List.of("--table=" + SampleComments.TABLE,
           "--gsi=" + SampleComments.GSI, "--output=" + dir.resolve("index"), "--dynamoEndpoint=" + dynamo.endpoint(),
@@ -86,9 +87,12 @@ final class BackfillEndToEnd implements Bench {
       check("the backfill", Long.parseLong(backfill.get("items")), n);
       check("the backfill's entries", Long.parseLong(backfill.get("entries")), n);
       double backfillSeconds = Double.parseDouble(backfill.get("seconds"));
+      context.progress().printf("bench: backfill: %,d items in %.1f s%n", n, backfillSeconds);
 
       ScanLoop.Result floorAfter = ScanLoop.run(dynamo.connection(), schema, SEGMENTS, PARALLELISM);
       check("the SDK Scan loop", floorAfter.items(), n);
+      context.progress().printf("bench: SDK Scan loop again: %,d items in %.1f s%n", floorAfter.items(),
+          floorAfter.seconds());
       ScanLoop.Result floor = floorAfter.seconds() < floorBefore.seconds() ? floorAfter : floorBefore;
 
       String baseline = String.format(Locale.ROOT, "AWS SDK parallel Scan, %d segments on %d threads, same"
