@@ -1,7 +1,17 @@
 package io.pagemark.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pagemark.testing.flink.FlinkCluster;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -100,13 +110,12 @@ final class BuildScaling implements Bench {
 
   /** The duration of the cluster's most recently started finished job, from {@code /jobs/overview}. */
   static double lastJobSeconds(String restAddress) throws Exception {
-    java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
-        java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://" + restAddress + "/jobs/overview"))
-            .timeout(java.time.Duration.ofSeconds(10)).build(),
-        java.net.http.HttpResponse.BodyHandlers.ofString());
-    com.fasterxml.jackson.databind.JsonNode newest = null;
-    for (com.fasterxml.jackson.databind.JsonNode job :
-        new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.body()).path("jobs")) {
+    HttpResponse<String> r = HttpClient.newHttpClient().send(
+        HttpRequest.newBuilder(URI.create("http://" + restAddress + "/jobs/overview"))
+            .timeout(Duration.ofSeconds(10)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    JsonNode newest = null;
+    for (JsonNode job : new ObjectMapper().readTree(r.body()).path("jobs")) {
       if (job.path("state").asText().equals("FINISHED")
           && (newest == null || job.path("start-time").asLong() > newest.path("start-time").asLong())) {
         newest = job;
@@ -137,10 +146,10 @@ final class BuildScaling implements Bench {
     return new Measured(build, sort, load, ResultsTable.loadAverage());
   }
 
-  private static void deleteTree(Path dir) throws java.io.IOException {
-    try (var s = java.nio.file.Files.walk(dir)) {
-      for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        java.nio.file.Files.delete(p);
+  private static void deleteTree(Path dir) throws IOException {
+    try (var s = Files.walk(dir)) {
+      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
       }
     }
   }
