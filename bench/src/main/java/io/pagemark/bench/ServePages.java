@@ -333,8 +333,8 @@ final class ServePages implements Bench {
 
   /**
    * The Query an application sends for a page once the index has placed it (as {@code PageReader} does): one request
-   * from the page's exclusive start key, its first {@code skip} items dropped. The comments are small, so one
-   * request holds the page.
+   * from the page's exclusive start key, the sort key bounded by the start key's own, its first {@code skip} items
+   * dropped. The comments are small, so one request holds the page.
    */
   private record PageQueries(DynamoDbClient client) {
     QueryResponse fetch(PageStart s) {
@@ -343,7 +343,10 @@ final class ServePages implements Bench {
           .expressionAttributeValues(Map.of(":g", ItemKeys.attributeValue(s.group())))
           .scanIndexForward(s.order().scanIndexForward()).limit((int) (s.skip() + s.pageSize()));
       if (s.exclusiveStartKey() != null) {
-        b.exclusiveStartKey(s.exclusiveStartKeyAttributes());
+        Map<String, AttributeValue> from = s.exclusiveStartKeyAttributes();
+        b.exclusiveStartKey(from)
+            .keyConditionExpression(s.order().scanIndexForward() ? "PK2 = :g AND SK >= :s" : "PK2 = :g AND SK <= :s")
+            .expressionAttributeValues(Map.of(":g", ItemKeys.attributeValue(s.group()), ":s", from.get("SK")));
       }
       QueryResponse r = client.query(b.build());
       List<Map<String, AttributeValue>> items = r.items();
