@@ -7,23 +7,32 @@ import java.nio.ByteBuffer;
  * file will hold, learned from the copied records' slots without decoding them where the codec allows. For DIGITS
  * and the DATETIME codecs, every value of a set has the same length and the same trailing characters, and byte order
  * is the order of the slots' numbers, so the set's statistics are those of its smallest and largest values: the scan
- * keeps the slots' minimum and maximum and adds only those two values. Other codecs are decoded value by value.
+ * keeps the slots' minimum and maximum and adds only those two values; for the sort key of a group whose order is
+ * byte order (S and B), the copied ranges are in slot order, so only their first and last records are read. Other
+ * codecs are decoded value by value.
  */
 final class ColumnScan {
   private final ColumnCodec codec;
   private final int offset; // of the slot in a record
   private final boolean numeric;
+  /** The column is in slot order over the records (a numeric codec on a sort key that sorts by its bytes). */
+  private final boolean sorted;
   private final ColumnStats stats = new ColumnStats();
   private final byte[] value;
   private boolean any;
   private long min = -1; // unsigned
   private long max;
 
-  ColumnScan(ColumnCodec codec, int offset) {
+  /**
+   * @param offset the slot's offset in a record
+   * @param byteOrdered whether the records are in the byte order of this column's values (the sort key of S or B)
+   */
+  ColumnScan(ColumnCodec codec, int offset, boolean byteOrdered) {
     this.codec = codec;
     this.offset = offset;
     this.numeric = codec.code() == ColumnCodec.DIGITS || codec.code() == ColumnCodec.DATETIME_S
         || codec.code() == ColumnCodec.DATETIME_MS;
+    this.sorted = numeric && byteOrdered;
     this.value = new byte[codec.longestValue()];
   }
 
@@ -32,15 +41,19 @@ final class ColumnScan {
     if (count == 0) {
       return;
     }
+    if (sorted) {
+      long first = slot(block, from + offset);
+      long last = slot(block, from + (count - 1) * width + offset);
+      min = any && Long.compareUnsigned(min, first) < 0 ? min : first;
+      max = any && Long.compareUnsigned(max, last) > 0 ? max : last;
+      any = true;
+      return;
+    }
     if (numeric) {
-      int k = codec.k();
       long lo = min;
       long hi = max;
       for (int i = 0, at = from + offset; i < count; i++, at += width) {
-        long v = 0;
-        for (int j = 0; j < k; j++) {
-          v = (v << 8) | (block[at + j] & 0xFF);
-        }
+        long v = slot(block, at);
         if (Long.compareUnsigned(v, lo) < 0) {
           lo = v;
         }
@@ -58,6 +71,15 @@ final class ColumnScan {
       b.limit(at + codec.slotWidth()).position(at);
       stats.add(value, 0, codec.decodeInto(b, value, 0));
     }
+  }
+
+  /** The slot's number at {@code at}: k bytes, big-endian, unsigned. */
+  private long slot(byte[] block, int at) {
+    long v = 0;
+    for (int j = 0, k = codec.k(); j < k; j++) {
+      v = (v << 8) | (block[at + j] & 0xFF);
+    }
+    return v;
   }
 
   /** Learns one value given as bytes (a record the splice encodes). */

@@ -76,7 +76,7 @@ public final class GroupFileSplice {
     this.scans = new ColumnScan[codecs.length];
     int at = tieBytes;
     for (int i = 0; i < codecs.length; i++) {
-      scans[i] = new ColumnScan(codecs[i], at);
+      scans[i] = new ColumnScan(codecs[i], at, i == 0 && sortType != KeyType.N);
       at += codecs[i].slotWidth();
     }
     try {
