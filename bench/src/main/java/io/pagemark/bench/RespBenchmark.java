@@ -315,11 +315,11 @@ public final class RespBenchmark {
       cmd.addAll(List.of("--threads", Integer.toString(threads)));
     }
     cmd.addAll(List.of(command));
-    if (!new java.io.File("/usr/bin/redis-benchmark").canExecute() && !onPath("redis-benchmark")) {
+    if (!onPath("redis-benchmark")) {
       throw new IOException("redis-benchmark is not installed (Debian package redis-tools, which redis-server"
           + " brings; bin/ensure-redis installs it)");
     }
-    double serverBefore = cpuSeconds(serverPid);
+    double serverBefore = ProcStatus.cpuSeconds(serverPid);
     long started = System.nanoTime();
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     List<String> lines = new ArrayList<>();
@@ -333,7 +333,7 @@ public final class RespBenchmark {
     }
     double seconds = (System.nanoTime() - started) / 1e9;
     // at least one clock tick: a run shorter than the clock's resolution is not worth a division by zero
-    double serverCpu = Math.max(1.0 / CLOCK_TICKS, cpuSeconds(serverPid) - serverBefore);
+    double serverCpu = Math.max(1.0 / ProcStatus.CLOCK_TICKS, ProcStatus.cpuSeconds(serverPid) - serverBefore);
     double rps = -1;
     double clientCpu = -1;
     for (String line : lines) {
@@ -343,33 +343,13 @@ public final class RespBenchmark {
       } else if (line.startsWith("client-stat: ")) {
         String[] stat = line.substring(line.lastIndexOf(')') + 2).trim().split(" ");
         // after the name: state is field 3, so cutime and cstime (fields 16 and 17) are at 13 and 14
-        clientCpu = (Long.parseLong(stat[13]) + Long.parseLong(stat[14])) / (double) CLOCK_TICKS;
+        clientCpu = (Long.parseLong(stat[13]) + Long.parseLong(stat[14])) / (double) ProcStatus.CLOCK_TICKS;
       }
     }
     if (rps < 0 || clientCpu < 0) {
       throw new IllegalStateException("redis-benchmark printed no result: " + String.join("\n", lines));
     }
     return new Sample(rps, seconds, serverCpu, clientCpu);
-  }
-
-  /** Clock ticks per second of /proc's CPU times ({@code getconf CLK_TCK}; 100 on Linux). */
-  private static final long CLOCK_TICKS = clockTicks();
-
-  private static long clockTicks() {
-    try {
-      Process p = new ProcessBuilder("getconf", "CLK_TCK").redirectErrorStream(true).start();
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-      return p.waitFor() == 0 ? Long.parseLong(out) : 100;
-    } catch (IOException | InterruptedException | NumberFormatException e) {
-      return 100;
-    }
-  }
-
-  /** CPU-seconds a process has used so far: {@code utime + stime} of {@code /proc/PID/stat}. */
-  static double cpuSeconds(long pid) throws IOException {
-    String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-    String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
-    return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / (double) CLOCK_TICKS;
   }
 
   private static boolean onPath(String tool) {
