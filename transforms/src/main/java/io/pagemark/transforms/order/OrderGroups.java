@@ -7,7 +7,6 @@ import io.pagemark.dynamo.KeySchema;
 import io.pagemark.key.KeyValue;
 import io.pagemark.order.TieOrder;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.beam.sdk.coders.ByteArrayCoder;
@@ -126,7 +125,7 @@ public abstract class OrderGroups extends PTransform<PCollection<IndexEntry>, PC
             .setCoder(KvCoder.of(StringUtf8Coder.of(), new PlanGroupFn.GroupPlanCoder()))
             .apply("Keep big groups", Filter.by(kv -> kv.getValue().parts() > 1))
             .apply("Part plans", View.asMap());
-    KvCoder<byte[], List<IndexEntry>> blockCoder = KvCoder.of(ByteArrayCoder.of(), EntryBlockCoder.of());
+    KvCoder<byte[], EntryBlock> blockCoder = KvCoder.of(ByteArrayCoder.of(), EntryBlockCoder.of());
     return blocked
         .get(BlockEntriesFn.BLOCKS)
         .setCoder(blockCoder)
