@@ -122,7 +122,7 @@ final class EntryBlock {
     KeyType type = KeyType.fromCode(b[p]);
     int n = readVarInt(b, p + 1);
     int from = skipVarInt(b, p + 1);
-    return KeyValue.of(type, Arrays.copyOfRange(b, from, from + n));
+    return KeyValue.of(type, b, from, from + n);
   }
 
   /** Where the group key that starts at {@code p} ends (group keys carry no sortable bytes). */
