@@ -6,6 +6,7 @@ import io.pagemark.key.KeyValue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.beam.sdk.util.VarInt;
 
 /**
  * Entries of one group as bytes, encoded once where they are read ({@link BlockEntriesFn}) and decoded only where a
@@ -233,20 +234,20 @@ final class EntryBlock {
      * arrays for S and B), computed once by the caller.
      */
     void add(KeyValue group, List<KeyValue> keys, byte[][] stored, byte[][] sortable) {
-      int body = 1 + VarIntSize.of(keys.size());
+      int body = 1 + VarInt.getLength(keys.size());
       boolean own = group.type() != groupType || group.length() != groupStored.length
           || !Arrays.equals(group.bytes(), groupStored);
       byte[] ownStored = own ? group.bytes() : null;
       if (own) {
-        body += 1 + VarIntSize.of(ownStored.length) + ownStored.length;
+        body += 1 + VarInt.getLength(ownStored.length) + ownStored.length;
       }
       for (int i = 0; i < keys.size(); i++) {
-        body += 1 + VarIntSize.of(stored[i].length) + stored[i].length;
+        body += 1 + VarInt.getLength(stored[i].length) + stored[i].length;
         if (keys.get(i).type() == KeyType.N) {
-          body += VarIntSize.of(sortable[i].length) + sortable[i].length;
+          body += VarInt.getLength(sortable[i].length) + sortable[i].length;
         }
       }
-      ensure(VarIntSize.of(body) + body);
+      ensure(VarInt.getLength(body) + body);
       varInt(body);
       buf[size++] = (byte) (own ? OWN_GROUP : SAME_GROUP);
       if (own) {
@@ -302,20 +303,6 @@ final class EntryBlock {
       if (size + n > buf.length) {
         buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + n));
       }
-    }
-  }
-
-  /** Sizes of varints. */
-  static final class VarIntSize {
-    private VarIntSize() {}
-
-    static int of(int v) {
-      int n = 1;
-      while ((v & ~0x7F) != 0) {
-        v >>>= 7;
-        n++;
-      }
-      return n;
     }
   }
 }
