@@ -201,7 +201,8 @@ public abstract class BuildIndex extends PTransform<PCollection<IndexEntry>, PCo
                 .via(n -> KV.of(BuildContext.ScanCounts.ITEMS_SCANNED, n)))
             .apply("Scan counts", View.asMap());
     PCollectionView<Long> none =
-        entryCounts.getPipeline().apply("No dead letters", Create.of(0L)).apply("Dead letter count", View.asSingleton());
+        entryCounts.getPipeline().apply("No dead letters", Create.of(0L))
+            .apply("Dead letter count", View.asSingleton());
     return new BuildContext.ScanCounts(tallies, none);
   }
 }

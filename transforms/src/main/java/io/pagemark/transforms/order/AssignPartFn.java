@@ -33,7 +33,8 @@ final class AssignPartFn extends DoFn<KV<byte[], EntryBlock>, KV<byte[], EntryBl
     }
     byte[] prefix = c.element().getKey();
     EntryBlock block = c.element().getValue();
-    GroupPlan plan = planOf.isEmpty() ? GroupPlan.SINGLE : planOf.getOrDefault(groupId(prefix, prefix.length), GroupPlan.SINGLE);
+    GroupPlan plan = planOf.isEmpty() ? GroupPlan.SINGLE
+        : planOf.getOrDefault(groupId(prefix, prefix.length), GroupPlan.SINGLE);
     if (plan.parts() == 1) {
       c.output(KV.of(partKey(prefix, 0), block));
       return;

@@ -147,7 +147,7 @@ public abstract class OrderGroups extends PTransform<PCollection<IndexEntry>, PC
   /** The ordered parts, in the output of {@link #withEntryCounts}. */
   public static final TupleTag<OrderedPart> PARTS = new TupleTag<>("parts") {};
 
-  /** Entry counts (one per group and bundle) that add up to the entries ordered, in the output of {@link #withEntryCounts}. */
+  /** Entry counts (one per group and bundle) adding up to the entries ordered: output of {@link #withEntryCounts}. */
   public static final TupleTag<Long> ENTRY_COUNTS = new TupleTag<>("entryCounts") {};
 
   /** The ordered parts ({@link #PARTS}) and entry counts ({@link #ENTRY_COUNTS}) of the entries. */
