@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.sdk.options.Description;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -177,6 +178,21 @@ class CommandLineTest {
     String[] all = java.util.Arrays.copyOf(base, base.length + more.length);
     System.arraycopy(more, 0, all, base.length, more.length);
     return all;
+  }
+
+  @Test
+  void theDirectRunnersTestOnlyChecksAreOffUnlessTheCommandLineNamesThem() {
+    PrintStream none = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+    CommandLine cl = Cli.commandLine(new StreamCommand(none, none), none, none);
+    cl.parseArgs("--stream=s", "--table=t", "--gsi=g", "--output=o");
+    DirectOptions d = BeamOptions.parse(cl.getCommandSpec(), StreamOptions.class).as(DirectOptions.class);
+    assertThat(d.isEnforceImmutability(), is(false));
+    assertThat(d.isEnforceEncodability(), is(false));
+    cl = Cli.commandLine(new StreamCommand(none, none), none, none);
+    cl.parseArgs("--stream=s", "--table=t", "--gsi=g", "--output=o", "--enforceImmutability=true");
+    d = BeamOptions.parse(cl.getCommandSpec(), StreamOptions.class).as(DirectOptions.class);
+    assertThat(d.isEnforceImmutability(), is(true));
+    assertThat(d.isEnforceEncodability(), is(false));
   }
 
   @Test
