@@ -58,6 +58,57 @@ record ColumnCodec(int code, byte[] prefix, int p, int k, long base) {
     };
   }
 
+  /**
+   * Whether {@code v} has a slot in this codec: it begins with the prefix and its suffix is one this codec encodes
+   * (a VAR suffix no longer than p, a DIGITS number within the base and k bytes, ...). A value that fits can be
+   * encoded; the writer may still have chosen another codec for a set holding it (see {@link ColumnStats}).
+   */
+  boolean fits(byte[] v) {
+    if (v.length < prefix.length || Arrays.mismatch(v, 0, prefix.length, prefix, 0, prefix.length) >= 0) {
+      return false;
+    }
+    int at = prefix.length;
+    int n = v.length - at;
+    return switch (code) {
+      case VAR -> n <= p;
+      case FIXED -> n == p;
+      case DIGITS -> {
+        if (n != p) {
+          yield false;
+        }
+        long x = 0;
+        for (int i = at; i < v.length; i++) {
+          if (v[i] < '0' || v[i] > '9') {
+            yield false;
+          }
+          x = x * 10 + (v[i] - '0');
+        }
+        yield inSpan(x - base);
+      }
+      case DATETIME_S, DATETIME_MS -> {
+        long t = Datetimes.parse(v, at, n, code == DATETIME_MS);
+        yield t != Datetimes.NOT_A_DATETIME && t >= base && inSpan(t - base);
+      }
+      case ALPHA64 -> {
+        if (n != p) {
+          yield false;
+        }
+        for (int i = at; i < v.length; i++) {
+          if (!Alphabet64.isSymbol(v[i])) {
+            yield false;
+          }
+        }
+        yield true;
+      }
+      default -> false;
+    };
+  }
+
+  /** Whether an offset from the base fits the k bytes of the slot. */
+  private boolean inSpan(long offset) {
+    return offset >= 0 && (k == 8 || offset >>> (8 * k) == 0);
+  }
+
   /** Writes the slot of {@code value}, which must be one of the values the codec was chosen for. */
   void encode(byte[] value, ByteBuffer out) {
     encode(value, 0, value.length, out);

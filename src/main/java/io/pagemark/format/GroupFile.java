@@ -113,6 +113,16 @@ public final class GroupFile implements AutoCloseable {
     return header;
   }
 
+  /** A version-2 file's layout; null for version 1. */
+  LayoutV2 layout() {
+    return layout;
+  }
+
+  /** A version-2 file's tie table; null for version 1 or inline ties. */
+  TieTable tieTable() {
+    return ties;
+  }
+
   /** The local file, or null when the file is read from elsewhere (see {@link #name()}). */
   public Path path() {
     return path;

@@ -117,10 +117,50 @@ public final class GroupFileWriter implements AutoCloseable {
 
   /** Appends the record at the next rank. */
   public void append(IndexRecord r) throws IOException {
-    if (r.keys().size() != header.attributes().size()) {
+    java.util.List<KeyValue> keys = r.keys();
+    if (keys.size() != header.attributes().size()) {
       throw new IllegalArgumentException(
-          "record has " + r.keys().size() + " key values; the header declares " + header.attributes().size());
+          "record has " + keys.size() + " key values; the header declares " + header.attributes().size());
     }
+    int width = record.length;
+    if (width > buffer.capacity() || width < GroupFileFormat.RECORD_PREFIX_BYTES) {
+      appendWide(r);
+      return;
+    }
+    if (width > buffer.remaining()) {
+      drain();
+    }
+    // encoded straight into the write buffer: no record array, no per-record ByteBuffer, no copies of key bytes
+    byte[] a = buffer.array();
+    int start = buffer.arrayOffset() + buffer.position();
+    int end = start + width;
+    int p = putInt(a, start, r.tiePosition());
+    p = putInt(a, p, r.runLength() | (r.runOrderKnown() ? 0 : GroupFileFormat.RUN_ORDER_UNKNOWN));
+    p = putInt(a, p, r.descendingSlot());
+    for (int i = 0; i < keys.size(); i++) {
+      KeyValue k = keys.get(i);
+      int length = checked(k, i);
+      if (end - p < 2 + length) {
+        throw new IllegalArgumentException(
+            "record needs more than the header's width of " + header.recordWidth() + " bytes");
+      }
+      a[p] = (byte) (length >>> 8);
+      a[p + 1] = (byte) length;
+      k.copyTo(a, p + 2);
+      if (columns != null) {
+        columns[i].add(a, p + 2, length);
+      }
+      p += 2 + length;
+    }
+    java.util.Arrays.fill(a, p, end, (byte) 0);
+    countTies(r);
+    sha.update(a, start, width);
+    buffer.position(buffer.position() + width);
+    count++;
+  }
+
+  /** {@link #append} of a record wider than the write buffer. */
+  private void appendWide(IndexRecord r) throws IOException {
     ByteBuffer b = ByteBuffer.wrap(record);
     java.util.Arrays.fill(record, (byte) 0);
     b.putInt(r.tiePosition());
@@ -128,35 +168,52 @@ public final class GroupFileWriter implements AutoCloseable {
     b.putInt(r.descendingSlot());
     for (int i = 0; i < r.keys().size(); i++) {
       KeyValue k = r.keys().get(i);
-      if (k.type() != header.attributes().get(i).type()) {
-        throw new IllegalArgumentException(
-            "attribute " + header.attributes().get(i).name() + " is declared " + header.attributes().get(i).type()
-                + " but the record holds " + k.type());
-      }
-      byte[] v = k.bytes();
-      if (v.length > GroupFileFormat.MAX_VALUE_BYTES) {
-        // the length field is two bytes: a longer value would be stored with a wrapped length
-        throw new IllegalArgumentException(
-            "attribute " + header.attributes().get(i).name() + " holds " + v.length
-                + " bytes; the format stores at most 65535");
-      }
-      if (b.remaining() < 2 + v.length) {
+      int length = checked(k, i);
+      if (b.remaining() < 2 + length) {
         throw new IllegalArgumentException(
             "record needs more than the header's width of " + header.recordWidth() + " bytes");
       }
+      byte[] v = k.bytes();
       b.putShort((short) v.length);
       b.put(v);
       if (columns != null) {
         columns[i].add(v);
       }
     }
+    countTies(r);
+    write(record, 0, record.length);
+    sha.update(record);
+    count++;
+  }
+
+  /** The length of attribute {@code i}'s value, after checking its type and that its length fits the format. */
+  private int checked(KeyValue k, int i) {
+    KeyAttribute attribute = header.attributes().get(i);
+    if (k.type() != attribute.type()) {
+      throw new IllegalArgumentException(
+          "attribute " + attribute.name() + " is declared " + attribute.type() + " but the record holds " + k.type());
+    }
+    if (k.length() > GroupFileFormat.MAX_VALUE_BYTES) {
+      // the length field is two bytes: a longer value would be stored with a wrapped length
+      throw new IllegalArgumentException(
+          "attribute " + attribute.name() + " holds " + k.length() + " bytes; the format stores at most 65535");
+    }
+    return k.length();
+  }
+
+  private void countTies(IndexRecord r) {
     if (columns != null && r.tiePosition() == 0 && r.runLength() > 1) {
       tieRuns++;
       tiedEntries += r.runLength();
     }
-    write(record, 0, record.length);
-    sha.update(record);
-    count++;
+  }
+
+  private static int putInt(byte[] a, int p, int v) {
+    a[p] = (byte) (v >>> 24);
+    a[p + 1] = (byte) (v >>> 16);
+    a[p + 2] = (byte) (v >>> 8);
+    a[p + 3] = (byte) v;
+    return p + 4;
   }
 
   /**

@@ -79,6 +79,32 @@ final class TieTable {
     return new TieTable(starts, words, slotBase, slots);
   }
 
+  /** Number of runs. */
+  int runs() {
+    return starts.length;
+  }
+
+  /** The first rank of run {@code i} (runs are in rank order). */
+  long start(int i) {
+    return starts[i];
+  }
+
+  /** Run {@code i}'s length, with {@link GroupFileFormat#RUN_ORDER_UNKNOWN} set when its order is unknown. */
+  int word(int i) {
+    return words[i];
+  }
+
+  /** The descending slot of the entry at position {@code j} of run {@code i}. */
+  int slot(int i, int j) {
+    return slots[slotBase[i] + j];
+  }
+
+  /** The first run that starts at or after {@code rank} ({@link #runs()} when none does). */
+  int firstRunFrom(long rank) {
+    int i = Arrays.binarySearch(starts, rank);
+    return i >= 0 ? i : -i - 1;
+  }
+
   /** The run that holds {@code rank}, or -1. */
   private int runOf(long rank) {
     int i = Arrays.binarySearch(starts, rank);

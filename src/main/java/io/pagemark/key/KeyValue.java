@@ -58,6 +58,23 @@ public final class KeyValue implements Comparable<KeyValue> {
   }
 
   /**
+   * A value from a type and the stored bytes {@code b[from..to)} (copied once): what {@link #of(KeyType, byte[])}
+   * gives for that range, for readers of encoded blocks.
+   */
+  public static KeyValue of(KeyType type, byte[] b, int from, int to) {
+    switch (type) {
+      case S:
+        return new KeyValue(KeyType.S, Arrays.copyOfRange(b, from, to), null);
+      case N:
+        return ofNumber(new String(b, from, to - from, StandardCharsets.UTF_8));
+      case B:
+        return new KeyValue(KeyType.B, Arrays.copyOfRange(b, from, to), null);
+      default:
+        throw new AssertionError(type);
+    }
+  }
+
+  /**
    * Parses a value given on a command line: text for S, decimal text for N, base64 for B. Throws
    * {@link IllegalArgumentException} with a message that names the problem.
    */
@@ -85,6 +102,11 @@ public final class KeyValue implements Comparable<KeyValue> {
   /** The stored bytes (a copy): UTF-8 for S, decimal UTF-8 text for N, raw bytes for B. */
   public byte[] bytes() {
     return bytes.clone();
+  }
+
+  /** Copies the stored bytes into {@code dst} at {@code at} (as {@link #bytes()} gives them, without a copy). */
+  public void copyTo(byte[] dst, int at) {
+    System.arraycopy(bytes, 0, dst, at, bytes.length);
   }
 
   /** Length of the stored bytes. */

@@ -285,8 +285,8 @@ public final class PageReader<T> {
     for (int attempt = 1; ; attempt++) {
       try (UnionPages union = index.union(groups)) {
         UnionPageStart start = placement.place(union);
-        UnionRead.Raw raw =
-            UnionRead.read(union, start, groupAttribute -> new PageQuery(client, table, gsi, groupAttribute));
+        UnionRead.Raw raw = UnionRead.read(union, start,
+            groupAttribute -> new PageQuery(client, table, gsi, groupAttribute, index.sortAttribute()));
         metrics.queried(raw.requests(), raw.capacity());
         metrics.unionPage(raw.stale() != null);
         if (raw.stale() != null) {
@@ -318,7 +318,7 @@ public final class PageReader<T> {
     try (GroupPages pages = index.group(group)) {
       PageStart start = pages.pageStart(page, pageSize, order);
       boolean fresh = page <= freshPages;
-      PageQuery query = new PageQuery(client, table, gsi, pages.groupAttribute());
+      PageQuery query = new PageQuery(client, table, gsi, pages.groupAttribute(), pages.sortAttribute());
       PageQuery.Page read = query.fetch(fresh ? fromGroupStart(start) : start);
       cost.requests += read.requests();
       cost.readCapacity += read.consumedReadCapacity();

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 
 /**
  * {@link PageReader} on a simulated GSI: a group its store republishes while a page is read (as Redis may) is opened
@@ -137,6 +138,33 @@ class PageReaderTest {
     List<Map<String, AttributeValue>> items = new ArrayList<>();
     sim.walk(pageSize, order).get(page - 1).forEach(it -> items.add(dynamo.item(it)));
     return items;
+  }
+
+  @Test
+  void aPageFromAStartKeyBoundsTheSortKeyByTheStartKeysOwnAndIsStillDynamoDbsPage() throws Exception {
+    ScriptedIndex index = new ScriptedIndex(n -> new RepublishingGroup("b1", () -> false));
+    PageReader<Map<String, AttributeValue>> reader = PageReader.of(dynamo, TABLE, GSI, index);
+    int pageSize = 6;
+    int bounded = 0;
+    for (Order order : Order.values()) {
+      int pages = sim.walk(pageSize, order).size();
+      for (int p = 1; p <= pages; p++) {
+        ItemPage<Map<String, AttributeValue>> page = reader.read(GROUP, p, pageSize, order);
+        assertThat(order + " page " + p, page.items(), equalTo(walkPage(p, pageSize, order)));
+        QueryRequest q = dynamo.lastRequest();
+        if (!q.hasExclusiveStartKey()) {
+          assertThat(q.keyConditionExpression(), equalTo("#g = :g"));
+        } else {
+          bounded++;
+          String sort = SimulatedGroup.ATTRIBUTES.get(0).name();
+          assertThat(q.keyConditionExpression(),
+              equalTo(order == Order.ASC ? "#g = :g AND #s >= :s" : "#g = :g AND #s <= :s"));
+          assertThat(q.expressionAttributeNames().get("#s"), equalTo(sort));
+          assertThat(q.expressionAttributeValues().get(":s"), equalTo(q.exclusiveStartKey().get(sort)));
+        }
+      }
+    }
+    assertThat("pages read from a start key, for this test to mean anything", bounded, greaterThan(20));
   }
 
   @Test

@@ -8,6 +8,10 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,8 +40,17 @@ import redis.clients.jedis.util.SafeEncoder;
  * </ul>
  */
 public final class RespBenchmark {
-  /** Requests per second of one command on both servers (medians of the rounds). */
-  public record Throughput(String command, int pipeline, double respRps, double redisRps) {}
+  /**
+   * One command on both servers, medians of the rounds: requests per second, requests per CPU-second of the server
+   * ({@code utime + stime} of its process over the run), and the client's CPU-seconds per wall-second (1.0 = a whole
+   * core: then the client, not the server, sets the rate).
+   */
+  public record Throughput(String command, int pipeline, int clientThreads, double respRps, double redisRps,
+      double respPerCpu, double redisPerCpu, double respClientLoad, double redisClientLoad,
+      double respServerLoad, double redisServerLoad) {}
+
+  /** One redis-benchmark run: requests per second, and CPU-seconds of the server and the client over it. */
+  record Sample(double rps, double seconds, double serverCpu, double clientCpu) {}
 
   /**
    * One run's figures.
@@ -48,7 +61,8 @@ public final class RespBenchmark {
    * @param redisBytes growth of Redis's {@code used_memory} while the members were added
    */
   public record Result(long members, long fileBytes, List<Throughput> throughput, long respRss, long respPeakRss,
-      long respAnon, long redisBytes, int changes, double commitMillis, double copyMillis, String redisVersion) {}
+      long respAnon, long redisBytes, int changes, double commitMillis, double copyMillis, double durableCopyMillis,
+      String redisVersion) {}
 
   private static final String KEY = CommitBenchmark.GROUP.text();
 
@@ -86,32 +100,43 @@ public final class RespBenchmark {
           || r.zcard(KEY) != d.zcard(KEY)) {
         throw new IllegalStateException("pagemark resp and redis-server answer ZRANGE/ZCARD differently");
       }
+      long redisPid = Long.parseLong(d.info("server").lines().filter(l -> l.startsWith("process_id:")).findFirst()
+          .orElseThrow().substring("process_id:".length()).trim());
       List<Throughput> throughput = new ArrayList<>();
       // requests 0: the commit figure only
       List<String[]> commands = requests == 0 ? List.of()
           : List.of(new String[] {"ZRANGE", KEY, rank, rank}, new String[] {"ZCARD", KEY});
+      // {pipeline, client threads}: redis-benchmark's own thread is a whole core without pipelining, so the
+      // last run gives it two
+      int[][] runs = {{1, 1}, {16, 1}, {1, 2}};
       for (String[] command : commands) {
-        for (int pipeline : new int[] {1, 16}) {
+        for (int[] run : runs) {
+          int pipeline = run[0];
+          int threads = run[1];
           int n = pipeline == 1 ? requests : requests * 4;
           // one untimed run each first: the server's JIT compiles this command's path, Redis warms its caches
-          redisBenchmark(resp.port(), command, pipeline, n / 2);
-          redisBenchmark(redis.port(), command, pipeline, n / 2);
-          double[] a = new double[rounds];
-          double[] b = new double[rounds];
+          redisBenchmark(resp.port(), resp.pid(), command, pipeline, threads, n / 2);
+          redisBenchmark(redis.port(), redisPid, command, pipeline, threads, n / 2);
+          Sample[] a = new Sample[rounds];
+          Sample[] b = new Sample[rounds];
           for (int i = 0; i < rounds; i++) {
             // alternate which server goes first, so that neither always meets the same state of a shared machine
             if (i % 2 == 0) {
-              b[i] = redisBenchmark(redis.port(), command, pipeline, n);
-              a[i] = redisBenchmark(resp.port(), command, pipeline, n);
+              b[i] = redisBenchmark(redis.port(), redisPid, command, pipeline, threads, n);
+              a[i] = redisBenchmark(resp.port(), resp.pid(), command, pipeline, threads, n);
             } else {
-              a[i] = redisBenchmark(resp.port(), command, pipeline, n);
-              b[i] = redisBenchmark(redis.port(), command, pipeline, n);
+              a[i] = redisBenchmark(resp.port(), resp.pid(), command, pipeline, threads, n);
+              b[i] = redisBenchmark(redis.port(), redisPid, command, pipeline, threads, n);
             }
           }
-          Throughput t = new Throughput(String.join(" ", command), pipeline, CommitBenchmark.median(a),
-              CommitBenchmark.median(b));
-          progress.printf("  %s -P %d: resp %,.0f/s, redis %,.0f/s%n", t.command(), pipeline, t.respRps(),
-              t.redisRps());
+          Throughput t = new Throughput(String.join(" ", command), pipeline, threads, median(a, x -> x.rps()),
+              median(b, x -> x.rps()), median(a, x -> n / x.serverCpu()), median(b, x -> n / x.serverCpu()),
+              median(a, x -> x.clientCpu() / x.seconds()), median(b, x -> x.clientCpu() / x.seconds()),
+              median(a, x -> x.serverCpu() / x.seconds()), median(b, x -> x.serverCpu() / x.seconds()));
+          progress.printf("  %s -P %d --threads %d: resp %,.0f/s (%,.0f per server CPU-s, server %.2f cores,"
+              + " client %.2f), redis %,.0f/s (%,.0f per server CPU-s, server %.2f cores, client %.2f)%n",
+              t.command(), pipeline, threads, t.respRps(), t.respPerCpu(), t.respServerLoad(), t.respClientLoad(),
+              t.redisRps(), t.redisPerCpu(), t.redisServerLoad(), t.redisClientLoad());
           throughput.add(t);
         }
       }
@@ -119,6 +144,7 @@ public final class RespBenchmark {
           resp.memory("VmRSS") >> 10, resp.memory("VmHWM") >> 10);
       double[] commit = new double[commitRounds];
       double[] copy = new double[commitRounds];
+      double[] durable = new double[commitRounds];
       long nextItem = members;
       Random random = new Random(7);
       for (int round = -1; round < commitRounds; round++) {
@@ -130,6 +156,10 @@ public final class RespBenchmark {
         Files.copy(current, copyTo, StandardCopyOption.REPLACE_EXISTING);
         long t1 = System.nanoTime();
         Files.delete(copyTo);
+        long t4 = System.nanoTime();
+        durableCopy(current, copyTo);
+        long t5 = System.nanoTime();
+        Files.delete(copyTo);
         nextItem = stage(r, members, changes, round + 1, commitRounds + 1, nextItem, random);
         long t2 = System.nanoTime();
         Object reply = r.sendCommand(() -> SafeEncoder.encode("PM.COMMIT"));
@@ -139,15 +169,59 @@ public final class RespBenchmark {
         }
         if (round >= 0) {
           copy[round] = (t1 - t0) / 1e6;
+          durable[round] = (t5 - t4) / 1e6;
           commit[round] = (t3 - t2) / 1e6;
         }
       }
       long peak = resp.memory("VmHWM");
-      progress.printf("  PM.COMMIT %.0f ms (median), copy %.0f ms; pagemark resp VmRSS %,d kB, VmHWM %,d kB%n",
-          CommitBenchmark.median(commit), CommitBenchmark.median(copy), resp.memory("VmRSS") >> 10, peak >> 10);
+      progress.printf("  PM.COMMIT %.1f ms (median), copy %.1f ms, durable copy %.1f ms; pagemark resp VmRSS %,d kB,"
+          + " VmHWM %,d kB%n", CommitBenchmark.median(commit), CommitBenchmark.median(copy),
+          CommitBenchmark.median(durable), resp.memory("VmRSS") >> 10, peak >> 10);
       return new Result(members, fileBytes, throughput, respRss, peak, respAnon, redisBytes, changes,
-          CommitBenchmark.median(commit), CommitBenchmark.median(copy), version);
+          CommitBenchmark.median(commit), CommitBenchmark.median(copy), CommitBenchmark.median(durable), version);
     }
+  }
+
+  /**
+   * The least a durable writer of a group file does: copies it through a 1 MiB buffer while digesting the body
+   * (every byte after the header) with SHA-256, as the format requires, then forces it to disk.
+   */
+  static void durableCopy(Path from, Path to) throws IOException {
+    MessageDigest sha;
+    try {
+      sha = MessageDigest.getInstance("SHA-256");
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+    try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);
+        FileChannel out = FileChannel.open(to, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+            StandardOpenOption.WRITE)) {
+      ByteBuffer b = ByteBuffer.allocate(1 << 20);
+      in.read(b.limit(16), 0);
+      long headerLength = b.getInt(12); // H, at offset 12 in both versions of the format
+      b.clear();
+      long position = 0;
+      while (in.read(b) > 0 || b.position() > 0) {
+        b.flip();
+        int skip = (int) Math.max(0, Math.min(b.remaining(), headerLength - position));
+        sha.update(b.array(), skip, b.remaining() - skip);
+        position += b.remaining();
+        while (b.hasRemaining()) {
+          out.write(b);
+        }
+        b.clear();
+      }
+      out.force(true);
+    }
+    sha.digest();
+  }
+
+  private static <T> double median(T[] samples, java.util.function.ToDoubleFunction<T> f) {
+    double[] v = new double[samples.length];
+    for (int i = 0; i < v.length; i++) {
+      v[i] = f.applyAsDouble(samples[i]);
+    }
+    return CommitBenchmark.median(v);
   }
 
   /**
@@ -193,7 +267,8 @@ public final class RespBenchmark {
   }
 
   /**
-   * Stages {@code changes} members for a commit: half ZADD of new items (random sort keys), half ZREM of existing
+   * Stages {@code changes} members for a commit: half ZADD of new items (random sort keys inside the group's span,
+ * some equal to an existing one), half ZREM of existing
    * items (a different stretch of the group each round). Returns the next new item's number.
    */
   private static long stage(Jedis resp, long members, int changes, int round, int rounds, long nextItem,
@@ -204,7 +279,11 @@ public final class RespBenchmark {
     for (int i = 0; i < changes; i++) {
       if (i % 2 == 0) {
         KeyValue pk = KeyValue.ofString(CommitBenchmark.comment(nextItem++));
-        replies.add(p.zadd(KEY, 0, member(CommitBenchmark.sortKey(random), pk)));
+        // a datetime inside the group's span: beyond it, the span of the sort key's codec may need another byte,
+        // and the commit then rewrites the file in full (as for any change the base's codecs do not hold)
+        KeyValue sortKey = KeyValue.ofString(java.time.Instant.parse(CommitBenchmark.time(0).text())
+            .plusSeconds(Math.floorMod(random.nextLong(), members * 30)).toString());
+        replies.add(p.zadd(KEY, 0, member(sortKey, pk)));
       } else {
         long item = ((long) round * changes + i) * stride % members;
         replies.add(p.zrem(KEY, member(CommitBenchmark.time(item), KeyValue.ofString(CommitBenchmark.comment(item)))));
@@ -221,19 +300,28 @@ public final class RespBenchmark {
     return "{\"PK2\":" + CommitBenchmark.GROUP + ",\"SK\":" + sortKey + ",\"PK\":" + pk + "}";
   }
 
-  /** One redis-benchmark run: 50 clients, {@code n} requests; returns its requests per second. */
-  static double redisBenchmark(int port, String[] command, int pipeline, int n)
+  /**
+   * One redis-benchmark run: 50 clients, {@code n} requests, {@code threads} client threads; returns its requests
+   * per second with the CPU time the server ({@code serverPid}) and the client spent on it. The client runs under a
+   * shell that reports its children's CPU time ({@code /proc/$$/stat}'s cutime and cstime) once it has waited for it.
+   */
+  static Sample redisBenchmark(int port, long serverPid, String[] command, int pipeline, int threads, int n)
       throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of("redis-benchmark", "-h", "127.0.0.1", "-p", Integer.toString(port),
-        "-c", "50", "-n", Integer.toString(n), "-P", Integer.toString(pipeline), "--csv"));
-    cmd.addAll(List.of(command));
-    Process p;
-    try {
-      p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    } catch (IOException e) {
-      throw new IOException("redis-benchmark is not installed (Debian package redis-tools, which redis-server"
-          + " brings; bin/ensure-redis installs it)", e);
+    List<String> cmd = new ArrayList<>(List.of("sh", "-c",
+        "redis-benchmark \"$@\"; rc=$?; echo; echo \"client-stat: $(cat /proc/$$/stat)\"; exit $rc", "sh",
+        "-h", "127.0.0.1", "-p", Integer.toString(port), "-c", "50", "-n", Integer.toString(n), "-P",
+        Integer.toString(pipeline), "--csv"));
+    if (threads > 1) {
+      cmd.addAll(List.of("--threads", Integer.toString(threads)));
     }
+    cmd.addAll(List.of(command));
+    if (!onPath("redis-benchmark")) {
+      throw new IOException("redis-benchmark is not installed (Debian package redis-tools, which redis-server"
+          + " brings; bin/ensure-redis installs it)");
+    }
+    double serverBefore = ProcStatus.cpuSeconds(serverPid);
+    long started = System.nanoTime();
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     List<String> lines = new ArrayList<>();
     try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line; (line = r.readLine()) != null; ) {
@@ -243,13 +331,34 @@ public final class RespBenchmark {
     if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
       throw new IllegalStateException("redis-benchmark failed: " + String.join("\n", lines));
     }
+    double seconds = (System.nanoTime() - started) / 1e9;
+    // at least one clock tick: a run shorter than the clock's resolution is not worth a division by zero
+    double serverCpu = Math.max(1.0 / ProcStatus.CLOCK_TICKS, ProcStatus.cpuSeconds(serverPid) - serverBefore);
+    double rps = -1;
+    double clientCpu = -1;
     for (String line : lines) {
       String[] f = line.split("\",\"");
       if (f.length >= 2 && f[0].startsWith("\"" + command[0])) {
-        return Double.parseDouble(f[1]);
+        rps = Double.parseDouble(f[1]);
+      } else if (line.startsWith("client-stat: ")) {
+        String[] stat = line.substring(line.lastIndexOf(')') + 2).trim().split(" ");
+        // after the name: state is field 3, so cutime and cstime (fields 16 and 17) are at 13 and 14
+        clientCpu = (Long.parseLong(stat[13]) + Long.parseLong(stat[14])) / (double) ProcStatus.CLOCK_TICKS;
       }
     }
-    throw new IllegalStateException("redis-benchmark printed no result: " + String.join("\n", lines));
+    if (rps < 0 || clientCpu < 0) {
+      throw new IllegalStateException("redis-benchmark printed no result: " + String.join("\n", lines));
+    }
+    return new Sample(rps, seconds, serverCpu, clientCpu);
+  }
+
+  private static boolean onPath(String tool) {
+    for (String d : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+      if (Files.isExecutable(Path.of(d, tool))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static long usedMemory(Jedis j) {

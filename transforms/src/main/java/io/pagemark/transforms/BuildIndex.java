@@ -12,25 +12,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.options.PipelineOptions;
-import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
-import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.Sum;
 import org.apache.beam.sdk.transforms.View;
-import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
-import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.PCollectionView;
-import org.apache.beam.sdk.values.TupleTag;
-import org.apache.beam.sdk.values.TupleTagList;
 import org.apache.beam.sdk.values.TypeDescriptors;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -180,16 +173,16 @@ public abstract class BuildIndex extends PTransform<PCollection<IndexEntry>, PCo
   public PCollection<Published> expand(PCollection<IndexEntry> entries) {
     validate(entries.getPipeline().getOptions()); // without a sink, Beam would fail first, on the output's coder
     BuildContext.ScanCounts counts = getScanCounts();
+    PCollection<OrderedPart> parts;
     if (counts == null) {
-      // Counted on the way through, not by a second reader of the entries: on Flink's batch runner a second reader
-      // stops the entries' producer from being chained to the ordering, and every entry is serialized between them.
-      PCollectionTuple counted = entries.apply("Count entries",
-          ParDo.of(new CountPerBundleFn()).withOutputTags(CountPerBundleFn.ENTRIES,
-              TupleTagList.of(CountPerBundleFn.COUNTS)));
-      counts = scanCounts(counted.get(CountPerBundleFn.COUNTS).setCoder(VarLongCoder.of()));
-      entries = counted.get(CountPerBundleFn.ENTRIES).setCoder(entries.getCoder());
+      // Counted by the ordering where it blocks entries, not by a step of its own: on Flink's batch runner a step
+      // with two outputs has two readers, is not chained to the ordering, and every entry is serialized after it.
+      PCollectionTuple ordered = entries.apply("Order groups", getOrder().withEntryCounts());
+      parts = ordered.get(OrderGroups.PARTS);
+      counts = scanCounts(ordered.get(OrderGroups.ENTRY_COUNTS));
+    } else {
+      parts = entries.apply("Order groups", getOrder());
     }
-    PCollection<OrderedPart> parts = entries.apply("Order groups", getOrder());
     BuildContext build = new BuildContext(schema(), getBuildId(), getBuildTimeMillis(), getKeepBuilds(), counts);
     PCollectionList<Published> published = PCollectionList.empty(entries.getPipeline());
     for (IndexSink sink : getSinks()) {
@@ -199,42 +192,17 @@ public abstract class BuildIndex extends PTransform<PCollection<IndexEntry>, PCo
   }
 
   /** Every input element is an entry: the scan count is the entry count, nothing was skipped or dead. */
-  private static BuildContext.ScanCounts scanCounts(PCollection<Long> bundleCounts) {
+  private static BuildContext.ScanCounts scanCounts(PCollection<Long> entryCounts) {
     PCollectionView<Map<String, Long>> tallies =
-        bundleCounts
+        entryCounts
             .apply("Add up entries", Sum.longsGlobally())
             .apply("As scan count", MapElements.into(
                     TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.longs()))
                 .via(n -> KV.of(BuildContext.ScanCounts.ITEMS_SCANNED, n)))
             .apply("Scan counts", View.asMap());
     PCollectionView<Long> none =
-        bundleCounts.getPipeline().apply("No dead letters", Create.of(0L)).apply("Dead letter count", View.asSingleton());
+        entryCounts.getPipeline().apply("No dead letters", Create.of(0L))
+            .apply("Dead letter count", View.asSingleton());
     return new BuildContext.ScanCounts(tallies, none);
-  }
-
-  /**
-   * Passes entries through and emits how many a bundle held, once: {@code Count.globally()} would hand every entry to
-   * a combiner, which Flink's batch runner serializes and sorts before combining.
-   */
-  private static final class CountPerBundleFn extends DoFn<IndexEntry, IndexEntry> {
-    static final TupleTag<IndexEntry> ENTRIES = new TupleTag<>("entries") {};
-    static final TupleTag<Long> COUNTS = new TupleTag<>("counts") {};
-    private transient long count;
-
-    @StartBundle
-    public void startBundle() {
-      count = 0;
-    }
-
-    @ProcessElement
-    public void process(@Element IndexEntry e, MultiOutputReceiver out) {
-      count++;
-      out.get(ENTRIES).output(e);
-    }
-
-    @FinishBundle
-    public void finishBundle(FinishBundleContext c) {
-      c.output(COUNTS, count, BoundedWindow.TIMESTAMP_MIN_VALUE, GlobalWindow.INSTANCE);
-    }
   }
 }

@@ -55,6 +55,11 @@ public final class StreamCommand implements Callable<Integer>, BeamOptions.Pipel
   public Integer call() {
     StreamOptions options = BeamOptions.parse(spec, StreamOptions.class);
     KinesisConnection.configureSdk();
+    try {
+      StreamRun.checkOptions(options);
+    } catch (IllegalArgumentException e) {
+      throw Cli.usageError(spec, e.getMessage());
+    }
     StreamRun run;
     try {
       run = StreamRun.start(options, err);

@@ -81,10 +81,10 @@ public final class StreamRun implements AutoCloseable {
   }
 
   /**
-   * Validates, then starts the pipeline on the runner the options name; lines about where it runs go to {@code
-   * progress}. Throws {@link IllegalArgumentException} for a problem the user can fix.
+   * Checks the options that need no service: the numbers' ranges and that some destination is given. Throws {@link
+   * IllegalArgumentException} saying what is wrong (a usage error: {@code pagemark stream} exits 2).
    */
-  public static StreamRun start(StreamOptions o, PrintStream progress) throws IOException {
+  public static void checkOptions(StreamOptions o) {
     if (o.getFlushMillis() < 1) {
       throw new IllegalArgumentException("--flushMillis must be at least 1, not " + o.getFlushMillis());
     }
@@ -99,6 +99,18 @@ public final class StreamRun implements AutoCloseable {
     if (o.getDedupeHours() < 1) {
       throw new IllegalArgumentException("--dedupeHours must be at least 1, not " + o.getDedupeHours());
     }
+    if (o.getCheckpointSeconds() < 0) {
+      throw new IllegalArgumentException(
+          "--checkpointSeconds must be 0 (off) or more, not " + o.getCheckpointSeconds());
+    }
+  }
+
+  /**
+   * Validates ({@link #checkOptions}), then starts the pipeline on the runner the options name; lines about where it
+   * runs go to {@code progress}. Throws {@link IllegalArgumentException} for a problem the user can fix.
+   */
+  public static StreamRun start(StreamOptions o, PrintStream progress) throws IOException {
+    checkOptions(o);
     String region = o.getAwsRegion() == null ? null : o.getAwsRegion().id();
     KinesisConnection kinesis = new KinesisConnection(o.getKinesisEndpoint(), region);
     DynamoConnection dynamo = new DynamoConnection(o.getDynamoEndpoint(), region);

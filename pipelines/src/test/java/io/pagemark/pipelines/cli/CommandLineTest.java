@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.sdk.options.Description;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -156,6 +157,42 @@ class CommandLineTest {
     assertUsageError(pagemark("stream", "--stream=s", "--table=t", "--gsi=g", "--output=o", "--resolveTies=maybe"),
         "pagemark stream: --resolveTies must be true or false, not \"maybe\"");
     assertUsageError(pagemark("stream", "--stream=s", "--table=t"), "pagemark stream: missing required option --gsi");
+  }
+
+  @Test
+  void streamRangeChecksAreUsageErrorsBeforeAnyServiceIsAsked() {
+    // no DynamoDB or Kinesis listens at these endpoints: a check made after reaching them would exit 1
+    String[] base = {"stream", "--stream=s", "--table=t", "--gsi=g", "--dynamoEndpoint=http://127.0.0.1:9",
+        "--kinesisEndpoint=http://127.0.0.1:9"};
+    assertUsageError(pagemark(with(base, "--output=o", "--flushMillis=0")),
+        "pagemark stream: --flushMillis must be at least 1, not 0");
+    assertUsageError(pagemark(with(base, "--output=o", "--dedupeHours=0")),
+        "pagemark stream: --dedupeHours must be at least 1, not 0");
+    assertUsageError(pagemark(with(base, "--output=o", "--checkpointSeconds=-1")),
+        "pagemark stream: --checkpointSeconds must be 0 (off) or more, not -1");
+    assertUsageError(pagemark(base), "pagemark stream: give --output=DIR, --redis=redis://HOST:PORT,"
+        + " --markers=dynamodb://TABLE/MARKER_INDEX, or several");
+  }
+
+  private static String[] with(String[] base, String... more) {
+    String[] all = java.util.Arrays.copyOf(base, base.length + more.length);
+    System.arraycopy(more, 0, all, base.length, more.length);
+    return all;
+  }
+
+  @Test
+  void theDirectRunnersTestOnlyChecksAreOffUnlessTheCommandLineNamesThem() {
+    PrintStream none = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+    CommandLine cl = Cli.commandLine(new StreamCommand(none, none), none, none);
+    cl.parseArgs("--stream=s", "--table=t", "--gsi=g", "--output=o");
+    DirectOptions d = BeamOptions.parse(cl.getCommandSpec(), StreamOptions.class).as(DirectOptions.class);
+    assertThat(d.isEnforceImmutability(), is(false));
+    assertThat(d.isEnforceEncodability(), is(false));
+    cl = Cli.commandLine(new StreamCommand(none, none), none, none);
+    cl.parseArgs("--stream=s", "--table=t", "--gsi=g", "--output=o", "--enforceImmutability=true");
+    d = BeamOptions.parse(cl.getCommandSpec(), StreamOptions.class).as(DirectOptions.class);
+    assertThat(d.isEnforceImmutability(), is(true));
+    assertThat(d.isEnforceEncodability(), is(false));
   }
 
   @Test

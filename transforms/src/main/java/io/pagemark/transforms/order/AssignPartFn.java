@@ -1,11 +1,8 @@
 package io.pagemark.transforms.order;
 
-import io.pagemark.dynamo.IndexEntry;
 import io.pagemark.key.KeyValue;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.values.KV;
@@ -13,10 +10,10 @@ import org.apache.beam.sdk.values.PCollectionView;
 
 /**
  * Keys each block of a group's entries ({@link BlockEntriesFn}) by its part ({@link #partKey}). A block of a group of
- * one part passes whole; a block of a bigger group is split by its plan, each entry going to the part its sort key
- * falls in. The plans are read once per bundle.
+ * one part passes whole; a block of a bigger group is split by its plan, each entry's bytes copied to the part its
+ * sort key's bytes fall in (nothing is decoded). The plans are read once per bundle.
  */
-final class AssignPartFn extends DoFn<KV<byte[], List<IndexEntry>>, KV<byte[], List<IndexEntry>>> {
+final class AssignPartFn extends DoFn<KV<byte[], EntryBlock>, KV<byte[], EntryBlock>> {
   private final PCollectionView<Map<String, GroupPlan>> plans;
   private transient Map<String, GroupPlan> planOf;
 
@@ -35,26 +32,34 @@ final class AssignPartFn extends DoFn<KV<byte[], List<IndexEntry>>, KV<byte[], L
       planOf = c.sideInput(plans);
     }
     byte[] prefix = c.element().getKey();
-    List<IndexEntry> block = c.element().getValue();
+    EntryBlock block = c.element().getValue();
     GroupPlan plan = planOf.isEmpty() ? GroupPlan.SINGLE
-        : planOf.getOrDefault(OrderGroups.groupId(block.get(0).group()), GroupPlan.SINGLE);
+        : planOf.getOrDefault(groupId(prefix, prefix.length), GroupPlan.SINGLE);
     if (plan.parts() == 1) {
       c.output(KV.of(partKey(prefix, 0), block));
       return;
     }
-    List<List<IndexEntry>> parts = new ArrayList<>(java.util.Collections.nCopies(plan.parts(), null));
-    for (IndexEntry e : block) {
-      int part = plan.partOf(e.sortKey().sortableBytes());
-      if (parts.get(part) == null) {
-        parts.set(part, new ArrayList<>());
+    EntryBlock.Writer[] parts = new EntryBlock.Writer[plan.parts()];
+    byte[] b = block.bytes();
+    for (int at = block.firstEntry(), i = 0; i < block.count(); i++, at = EntryBlock.next(b, at)) {
+      int sortKey = EntryBlock.skipVarInt(b, EntryBlock.keysOf(b, at));
+      int from = EntryBlock.sortableFrom(b, sortKey);
+      int part = plan.partOf(b, from, from + EntryBlock.sortableLength(b, sortKey));
+      if (parts[part] == null) {
+        parts[part] = new EntryBlock.Writer(block, block.length() / parts.length);
       }
-      parts.get(part).add(e);
+      parts[part].copy(b, at);
     }
-    for (int part = 0; part < parts.size(); part++) {
-      if (parts.get(part) != null) {
-        c.output(KV.of(partKey(prefix, part), parts.get(part)));
+    for (int part = 0; part < parts.length; part++) {
+      if (parts[part] != null) {
+        c.output(KV.of(partKey(prefix, part), parts[part].finish()));
       }
     }
+  }
+
+  /** The {@link OrderGroups#groupId} of the group whose key prefix is {@code key[0..end)}. */
+  static String groupId(byte[] key, int end) {
+    return key[0] + ":" + java.util.HexFormat.of().formatHex(key, 1, end);
   }
 
   /** What every part key of a group starts with: the group key's type code and canonical bytes. */

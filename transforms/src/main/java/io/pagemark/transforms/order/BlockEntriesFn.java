@@ -1,8 +1,8 @@
 package io.pagemark.transforms.order;
 
 import io.pagemark.dynamo.IndexEntry;
+import io.pagemark.key.KeyType;
 import io.pagemark.key.KeyValue;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,9 +13,10 @@ import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.TupleTag;
 
 /**
- * The one step that touches every entry before the shuffle: gathers a bundle's entries of each group into blocks of
+ * The one step that touches every entry before the shuffle: encodes a bundle's entries of each group into blocks of
  * up to {@value #BLOCK_ENTRIES} ({@link #BLOCKS}, keyed by the group's key prefix, see {@link AssignPartFn#prefix}),
- * and counts and samples each group ({@link #SAMPLES}, one {@link PlanGroupFn.Sample} per group and bundle).
+ * and counts and samples each group ({@link #SAMPLES}, one {@link PlanGroupFn.Sample} per group and bundle). Each
+ * key's order-preserving bytes are computed here, once: every later step compares bytes ({@link EntryBlock}).
  *
  * <p>Why blocks: a runner pays per record it moves. Assigning parts needs the plans, which need every entry first, so
  * on Flink's batch runner the entries cross a materialized exchange before they are assigned, then the shuffle, which
@@ -25,8 +26,8 @@ import org.apache.beam.sdk.values.TupleTag;
  * bundles. Memory stays bounded: at most {@value #MAX_ENTRIES_HELD} entries wait in blocks and
  * {@value #MAX_GROUPS_HELD} groups are held at once. Entries must be in the global window (a build is a batch job).
  */
-final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], List<IndexEntry>>> {
-  static final TupleTag<KV<byte[], List<IndexEntry>>> BLOCKS = new TupleTag<>("blocks") {};
+final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
+  static final TupleTag<KV<byte[], EntryBlock>> BLOCKS = new TupleTag<>("blocks") {};
   static final TupleTag<KV<String, PlanGroupFn.Sample>> SAMPLES = new TupleTag<>("samples") {};
   static final int BLOCK_ENTRIES = 1_000;
   static final int MAX_ENTRIES_HELD = 50_000;
@@ -41,7 +42,7 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], List<IndexEntry>>
     final KeyValue key;
     final byte[] prefix;
     final PlanGroupFn.Sample sample = new PlanGroupFn.Sample();
-    List<IndexEntry> block;
+    EntryBlock.Writer block;
 
     Group(KeyValue key) {
       this.key = key;
@@ -51,7 +52,7 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], List<IndexEntry>>
 
   /** Where blocks and samples go: a bundle's receiver, or its finishing context. */
   private interface Out {
-    void block(KV<byte[], List<IndexEntry>> block);
+    void block(KV<byte[], EntryBlock> block);
 
     void sample(KV<String, PlanGroupFn.Sample> sample);
   }
@@ -70,7 +71,7 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], List<IndexEntry>>
   public void process(@Element IndexEntry e, MultiOutputReceiver receiver) {
     Out out = new Out() {
       @Override
-      public void block(KV<byte[], List<IndexEntry>> block) {
+      public void block(KV<byte[], EntryBlock> block) {
         receiver.get(BLOCKS).output(block);
       }
 
@@ -87,13 +88,22 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], List<IndexEntry>>
       g = new Group(e.group());
       groups.put(e.group(), g);
     }
-    g.sample.add(e, sampleEvery);
-    if (g.block == null) {
-      g.block = new ArrayList<>();
+    List<KeyValue> keys = e.keys();
+    byte[][] stored = new byte[keys.size()][];
+    byte[][] sortable = new byte[keys.size()][];
+    for (int i = 0; i < keys.size(); i++) {
+      KeyValue k = keys.get(i);
+      stored[i] = k.bytes();
+      // S and B sort as stored: one copy of their bytes serves both
+      sortable[i] = k.type() == KeyType.N ? k.sortableBytes() : stored[i];
     }
-    g.block.add(e);
+    g.sample.add(keys, sortable, sampleEvery);
+    if (g.block == null) {
+      g.block = new EntryBlock.Writer(e.group(), 1024);
+    }
+    g.block.add(e.group(), keys, stored, sortable);
     held++;
-    if (g.block.size() >= BLOCK_ENTRIES) {
+    if (g.block.count() >= BLOCK_ENTRIES) {
       emitBlock(g, out);
     } else if (held >= MAX_ENTRIES_HELD) {
       emitAll(out, false);
@@ -104,7 +114,7 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], List<IndexEntry>>
   public void finishBundle(FinishBundleContext c) {
     emitAll(new Out() {
       @Override
-      public void block(KV<byte[], List<IndexEntry>> block) {
+      public void block(KV<byte[], EntryBlock> block) {
         c.output(BLOCKS, block, BoundedWindow.TIMESTAMP_MIN_VALUE, GlobalWindow.INSTANCE);
       }
 
@@ -132,8 +142,8 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], List<IndexEntry>>
   }
 
   private void emitBlock(Group g, Out out) {
-    held -= g.block.size();
-    out.block(KV.of(g.prefix, g.block));
+    held -= g.block.count();
+    out.block(KV.of(g.prefix, g.block.finish()));
     g.block = null;
   }
 }

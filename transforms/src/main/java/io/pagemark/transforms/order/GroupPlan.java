@@ -23,11 +23,17 @@ record GroupPlan(int parts, List<byte[]> boundaries) implements Serializable {
 
   /** The part of an entry with this sort key (its sortable bytes). */
   int partOf(byte[] sortKey) {
+    return partOf(sortKey, 0, sortKey.length);
+  }
+
+  /** The part of an entry whose sort key's sortable bytes are {@code b[from..to)}. */
+  int partOf(byte[] b, int from, int to) {
     int lo = 0;
     int hi = boundaries.size();
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
-      if (Arrays.compareUnsigned(boundaries.get(mid), sortKey) <= 0) {
+      byte[] boundary = boundaries.get(mid);
+      if (Arrays.compareUnsigned(boundary, 0, boundary.length, b, from, to) <= 0) {
         lo = mid + 1;
       } else {
         hi = mid;

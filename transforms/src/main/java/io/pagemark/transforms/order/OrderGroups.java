@@ -7,15 +7,16 @@ import io.pagemark.dynamo.KeySchema;
 import io.pagemark.key.KeyValue;
 import io.pagemark.order.TieOrder;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.beam.sdk.coders.ByteArrayCoder;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.transforms.Combine;
 import org.apache.beam.sdk.transforms.Filter;
 import org.apache.beam.sdk.transforms.GroupByKey;
+import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.SerializableFunction;
@@ -23,7 +24,10 @@ import org.apache.beam.sdk.transforms.View;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.PCollectionView;
+import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
+import org.apache.beam.sdk.values.TypeDescriptors;
+import org.apache.beam.sdk.values.KV;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -113,21 +117,58 @@ public abstract class OrderGroups extends PTransform<PCollection<IndexEntry>, PC
 
   @Override
   public PCollection<OrderedPart> expand(PCollection<IndexEntry> entries) {
+    return order(entries).get(PARTS);
+  }
+
+  /**
+   * These steps, with how many entries they ordered as well: {@link #PARTS}, and {@link #ENTRY_COUNTS} (counts whose
+   * sum is the number of entries). Counted where entries are blocked, so that no other step reads every entry: on
+   * Flink's batch runner a second reader of the entries stops their producer from being chained to the ordering,
+   * and every entry is then serialized between them.
+   */
+  public PTransform<PCollection<IndexEntry>, PCollectionTuple> withEntryCounts() {
+    return new Counted(this);
+  }
+
+  /** {@link OrderGroups} with its entry counts: see {@link #withEntryCounts}. */
+  private static final class Counted extends PTransform<PCollection<IndexEntry>, PCollectionTuple> {
+    private final OrderGroups spec;
+
+    Counted(OrderGroups spec) {
+      this.spec = spec;
+    }
+
+    @Override
+    public PCollectionTuple expand(PCollection<IndexEntry> entries) {
+      return spec.order(entries);
+    }
+  }
+
+  /** The ordered parts, in the output of {@link #withEntryCounts}. */
+  public static final TupleTag<OrderedPart> PARTS = new TupleTag<>("parts") {};
+
+  /** Entry counts (one per group and bundle) adding up to the entries ordered: output of {@link #withEntryCounts}. */
+  public static final TupleTag<Long> ENTRY_COUNTS = new TupleTag<>("entryCounts") {};
+
+  /** The ordered parts ({@link #PARTS}) and entry counts ({@link #ENTRY_COUNTS}) of the entries. */
+  private PCollectionTuple order(PCollection<IndexEntry> entries) {
     KeySchema schema = getSchema();
     PlanGroupFn planner = new PlanGroupFn(getMaxPartEntries());
     PCollectionTuple blocked =
         entries.apply("Block and sample groups", ParDo.of(new BlockEntriesFn(planner.sampleEvery()))
             .withOutputTags(BlockEntriesFn.BLOCKS, TupleTagList.of(BlockEntriesFn.SAMPLES)));
+    PCollection<KV<String, PlanGroupFn.Sample>> samples =
+        blocked.get(BlockEntriesFn.SAMPLES).setCoder(KvCoder.of(StringUtf8Coder.of(), new PlanGroupFn.SampleCoder()));
+    PCollection<Long> counts = samples.apply("Entries per group and bundle",
+        MapElements.into(TypeDescriptors.longs()).via(kv -> kv.getValue().count)).setCoder(VarLongCoder.of());
     PCollectionView<Map<String, GroupPlan>> plans =
-        blocked
-            .get(BlockEntriesFn.SAMPLES)
-            .setCoder(KvCoder.of(StringUtf8Coder.of(), new PlanGroupFn.SampleCoder()))
+        samples
             .apply("Count and sample groups", Combine.perKey(planner))
             .setCoder(KvCoder.of(StringUtf8Coder.of(), new PlanGroupFn.GroupPlanCoder()))
             .apply("Keep big groups", Filter.by(kv -> kv.getValue().parts() > 1))
             .apply("Part plans", View.asMap());
-    KvCoder<byte[], List<IndexEntry>> blockCoder = KvCoder.of(ByteArrayCoder.of(), EntryBlockCoder.of());
-    return blocked
+    KvCoder<byte[], EntryBlock> blockCoder = KvCoder.of(ByteArrayCoder.of(), EntryBlockCoder.of());
+    PCollection<OrderedPart> parts = blocked
         .get(BlockEntriesFn.BLOCKS)
         .setCoder(blockCoder)
         .apply("Assign parts", ParDo.of(new AssignPartFn(plans)).withSideInputs(plans))
@@ -135,6 +176,7 @@ public abstract class OrderGroups extends PTransform<PCollection<IndexEntry>, PC
         .apply("Group by " + schema.groupAttribute() + " and part", GroupByKey.create())
         .apply("Order parts", ParDo.of(new OrderPartFn(this, plans)).withSideInputs(plans))
         .setCoder(OrderedPartCoder.of());
+    return PCollectionTuple.of(PARTS, parts).and(ENTRY_COUNTS, counts);
   }
 
   /**

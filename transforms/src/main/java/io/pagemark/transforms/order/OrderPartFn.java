@@ -5,10 +5,11 @@ import io.pagemark.order.GroupRecords;
 import io.pagemark.order.TieOrder;
 import io.pagemark.transforms.Backfill;
 import io.pagemark.dynamo.DynamoConnection;
-import io.pagemark.dynamo.IndexEntry;
 import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.IndexRecord;
+import io.pagemark.key.KeyValue;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.metrics.Counter;
@@ -19,10 +20,12 @@ import org.apache.beam.sdk.values.PCollectionView;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * Orders one part of a group as DynamoDB does: sorts its entries by sort key, learns DynamoDB's order of each run of
- * equal sort keys ({@link DynamoTieOrder}), and emits the part's records. Holds one part in memory, never a group.
+ * Orders one part of a group as DynamoDB does: sorts its entries by the order-preserving bytes of their sort keys
+ * (then of their other keys, see {@link io.pagemark.dynamo.IndexEntry#ORDER}) without decoding them, learns
+ * DynamoDB's order of each run of equal sort keys ({@link DynamoTieOrder}), and emits the part's records, decoding
+ * each entry once. Holds one part in memory, never a group.
  */
-final class OrderPartFn extends DoFn<KV<byte[], Iterable<List<IndexEntry>>>, OrderedPart> {
+final class OrderPartFn extends DoFn<KV<byte[], Iterable<EntryBlock>>, OrderedPart> {
   private final OrderGroups spec;
   private final PCollectionView<Map<String, GroupPlan>> plans;
   private final Counter partsOrdered = Metrics.counter(Backfill.METRICS, "partsOrdered");
@@ -34,6 +37,60 @@ final class OrderPartFn extends DoFn<KV<byte[], Iterable<List<IndexEntry>>>, Ord
   OrderPartFn(OrderGroups spec, PCollectionView<Map<String, GroupPlan>> plans) {
     this.spec = spec;
     this.plans = plans;
+  }
+
+  /** Where one entry lies in its block, with its sort key's order-preserving bytes found once. */
+  private static final class Ref implements Comparable<Ref> {
+    final EntryBlock block;
+    final int at;
+    final int sortKey;
+    final int sortFrom;
+    final int sortTo;
+
+    Ref(EntryBlock block, int at) {
+      this.block = block;
+      this.at = at;
+      byte[] b = block.bytes();
+      this.sortKey = EntryBlock.skipVarInt(b, EntryBlock.keysOf(b, at));
+      this.sortFrom = EntryBlock.sortableFrom(b, sortKey);
+      this.sortTo = sortFrom + EntryBlock.sortableLength(b, sortKey);
+    }
+
+    /** Compares sort keys only: equal for entries of one run. */
+    int compareSortKey(Ref o) {
+      byte[] a = block.bytes();
+      byte[] b = o.block.bytes();
+      if (a[sortKey] != b[o.sortKey]) {
+        return Integer.compare(a[sortKey] & 0xFF, b[o.sortKey] & 0xFF); // types, as KeyValue.compareTo
+      }
+      return Arrays.compareUnsigned(a, sortFrom, sortTo, b, o.sortFrom, o.sortTo);
+    }
+
+    /** {@code IndexEntry.ORDER}: the sort key, then the other keys' order-preserving bytes. */
+    @Override
+    public int compareTo(Ref o) {
+      int c = compareSortKey(o);
+      if (c != 0) {
+        return c;
+      }
+      byte[] a = block.bytes();
+      byte[] b = o.block.bytes();
+      int n = EntryBlock.readVarInt(a, EntryBlock.keysOf(a, at));
+      int p = EntryBlock.skipKey(a, sortKey);
+      int q = EntryBlock.skipKey(b, o.sortKey);
+      for (int i = 1; i < n; i++) {
+        int pf = EntryBlock.sortableFrom(a, p);
+        int qf = EntryBlock.sortableFrom(b, q);
+        c = Arrays.compareUnsigned(a, pf, pf + EntryBlock.sortableLength(a, p),
+            b, qf, qf + EntryBlock.sortableLength(b, q));
+        if (c != 0) {
+          return c;
+        }
+        p = EntryBlock.skipKey(a, p);
+        q = EntryBlock.skipKey(b, q);
+      }
+      return 0;
+    }
   }
 
   @Setup
@@ -52,20 +109,48 @@ final class OrderPartFn extends DoFn<KV<byte[], Iterable<List<IndexEntry>>>, Ord
 
   @ProcessElement
   public void process(ProcessContext c) throws java.io.IOException {
-    KV<byte[], Iterable<List<IndexEntry>>> element = c.element();
-    int part = AssignPartFn.partOf(element.getKey());
-    List<IndexEntry> sorted = new ArrayList<>();
-    element.getValue().forEach(sorted::addAll);
-    sorted.sort(IndexEntry.ORDER);
-    GroupPlan plan = c.sideInput(plans).getOrDefault(OrderGroups.groupId(sorted.get(0).group()), GroupPlan.SINGLE);
-    List<IndexRecord> records = new ArrayList<>(sorted.size());
-    GroupRecords g = new GroupRecords(ties, records::add);
-    for (IndexEntry e : sorted) {
-      g.add(e);
-    }
-    g.finish();
+    byte[] key = c.element().getKey();
+    GroupPlan plan = c.sideInput(plans)
+        .getOrDefault(AssignPartFn.groupId(key, key.length - Integer.BYTES), GroupPlan.SINGLE);
+    c.output(order(c.element().getValue(), AssignPartFn.partOf(key), plan.parts(), ties));
     partsOrdered.inc();
-    c.output(new OrderedPart(sorted.get(0).group(), part, plan.parts(), records));
+  }
+
+  /** Orders the entries of one part (blocks of one group key), runs of equal sort keys by {@code ties}. */
+  static OrderedPart order(Iterable<EntryBlock> blocks, int part, int parts, TieOrder ties)
+      throws java.io.IOException {
+    List<Ref> sorted = new ArrayList<>();
+    for (EntryBlock block : blocks) {
+      byte[] b = block.bytes();
+      for (int at = block.firstEntry(), i = 0; i < block.count(); i++, at = EntryBlock.next(b, at)) {
+        sorted.add(new Ref(block, at));
+      }
+    }
+    Ref[] refs = sorted.toArray(new Ref[0]);
+    sorted = null;
+    Arrays.sort(refs);
+    // the group key as the part's first entry stores it, as when entries were objects
+    KeyValue group = refs[0].block.groupOf(refs[0].at);
+    List<IndexRecord> records = new ArrayList<>(refs.length);
+    for (int i = 0; i < refs.length; ) {
+      int end = i + 1;
+      while (end < refs.length && refs[end].compareSortKey(refs[i]) == 0) {
+        end++;
+      }
+      if (end == i + 1) {
+        Ref r = refs[i];
+        records.add(IndexRecord.unique(EntryBlock.keys(r.block.bytes(), EntryBlock.keysOf(r.block.bytes(), r.at))));
+      } else {
+        // a run of equal sort keys: GroupRecords puts it in DynamoDB's order
+        GroupRecords run = new GroupRecords(ties, records::add);
+        for (int k = i; k < end; k++) {
+          run.add(refs[k].block.entry(refs[k].at));
+        }
+        run.finish();
+      }
+      i = end;
+    }
+    return new OrderedPart(group, part, parts, records);
   }
 
   @Teardown

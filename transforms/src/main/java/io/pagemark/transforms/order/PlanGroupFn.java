@@ -1,6 +1,5 @@
 package io.pagemark.transforms.order;
 
-import io.pagemark.dynamo.IndexEntry;
 import io.pagemark.key.KeyValue;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -32,11 +31,14 @@ final class PlanGroupFn extends Combine.CombineFn<PlanGroupFn.Sample, PlanGroupF
     long count;
     final List<byte[]> sortKeys = new ArrayList<>();
 
-    /** Counts an entry, and samples its sort key when the hash of its keys is a multiple of {@code every}. */
-    void add(IndexEntry e, long every) {
+    /**
+     * Counts an entry, and samples its sort key when the hash of its keys is a multiple of {@code every}; {@code
+     * sortable} holds the order-preserving bytes of its keys, the sort key first.
+     */
+    void add(List<KeyValue> keys, byte[][] sortable, long every) {
       count++;
-      if (Integer.toUnsignedLong(hash(e)) % every == 0) {
-        sortKeys.add(e.sortKey().sortableBytes());
+      if (Integer.toUnsignedLong(hash(keys, sortable)) % every == 0) {
+        sortKeys.add(sortable[0]);
       }
     }
   }
@@ -158,11 +160,11 @@ final class PlanGroupFn extends Combine.CombineFn<PlanGroupFn.Sample, PlanGroupF
     return keys;
   }
 
-  private static int hash(IndexEntry e) {
+  private static int hash(List<KeyValue> keys, byte[][] sortable) {
     CRC32C crc = new CRC32C();
-    for (KeyValue k : e.keys()) {
-      crc.update(k.type().code());
-      crc.update(k.sortableBytes());
+    for (int i = 0; i < keys.size(); i++) {
+      crc.update(keys.get(i).type().code());
+      crc.update(sortable[i]);
     }
     return (int) crc.getValue();
   }
