@@ -6,7 +6,9 @@ import io.pagemark.format.KeyAttribute;
 import io.pagemark.key.KeyType;
 import io.pagemark.key.KeyValue;
 import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.List;
 
 /**
@@ -57,15 +59,34 @@ public record SyntheticEntries(long entries, int groups, long hotEntries) implem
   }
 
   public static String groupKey(int g) {
-    return "SKU-" + pad(g, 5);
+    return padded("SKU-", g, 5);
   }
 
+  /**
+   * A datetime as {@link Instant#toString()} writes it ({@code 2025-03-07T09:41:02Z}), formatted by hand: the source
+   * makes one per entry, and the JDK's formatter would make the bench's own source a large share of a build's time
+   * (a table read does not format datetimes).
+   */
   public static String sortKey(long i) {
-    return Instant.ofEpochSecond(BASE_SECONDS + Math.floorMod(mix(i), SPAN_SECONDS)).toString();
+    return isoSeconds(BASE_SECONDS + Math.floorMod(mix(i), SPAN_SECONDS));
+  }
+
+  /** {@code Instant.ofEpochSecond(seconds).toString()} for the years 0 to 9999. */
+  static String isoSeconds(long seconds) {
+    LocalDate day = LocalDate.ofEpochDay(Math.floorDiv(seconds, 86_400));
+    int second = (int) Math.floorMod(seconds, 86_400);
+    byte[] b = {'0', '0', '0', '0', '-', '0', '0', '-', '0', '0', 'T', '0', '0', ':', '0', '0', ':', '0', '0', 'Z'};
+    digits(b, 0, day.getYear(), 4);
+    digits(b, 5, day.getMonthValue(), 2);
+    digits(b, 8, day.getDayOfMonth(), 2);
+    digits(b, 11, second / 3600, 2);
+    digits(b, 14, second / 60 % 60, 2);
+    digits(b, 17, second % 60, 2);
+    return new String(b, StandardCharsets.ISO_8859_1);
   }
 
   public static String tableKey(long i) {
-    return "comment-" + pad(i, 10);
+    return padded("comment-", i, 10);
   }
 
   /** Entry {@code i}. */
@@ -85,9 +106,31 @@ public record SyntheticEntries(long entries, int groups, long hotEntries) implem
     return sortKey(i).length() + tableKey(i).length();
   }
 
-  private static String pad(long n, int width) {
-    String s = Long.toString(n);
-    return s.length() >= width ? s : "0".repeat(width - s.length()) + s;
+  /** {@code prefix} then {@code n} (not negative) in decimal, zero-padded to at least {@code width} digits. */
+  private static String padded(String prefix, long n, int width) {
+    int length = 1;
+    for (long rest = n / 10; rest > 0; rest /= 10) {
+      length++;
+    }
+    length = Math.max(length, width);
+    byte[] b = new byte[prefix.length() + length];
+    for (int p = 0; p < prefix.length(); p++) {
+      b[p] = (byte) prefix.charAt(p); // ASCII
+    }
+    long rest = n;
+    for (int p = b.length - 1; p >= prefix.length(); p--) {
+      b[p] = (byte) ('0' + rest % 10);
+      rest /= 10;
+    }
+    return new String(b, StandardCharsets.ISO_8859_1);
+  }
+
+  /** Writes {@code value} as {@code width} decimal digits at {@code at} (leading digits beyond it are dropped). */
+  private static void digits(byte[] b, int at, int value, int width) {
+    for (int p = at + width - 1; p >= at; p--) {
+      b[p] = (byte) ('0' + value % 10);
+      value /= 10;
+    }
   }
 
   /** SplitMix64's finalizer: a well-spread hash of the entry number. */

@@ -72,6 +72,25 @@ class SyntheticEntriesTest {
     assertThat(byLine, is(byIndex));
   }
 
+  /** The keys are formatted by hand for speed: they must be what the JDK writes. */
+  @Test
+  void keysAreWhatTheJdkWrites() {
+    java.util.Random random = new java.util.Random(17);
+    long from = java.time.Instant.parse("1970-01-01T00:00:00Z").getEpochSecond();
+    long to = java.time.Instant.parse("2100-01-01T00:00:00Z").getEpochSecond();
+    for (int n = 0; n < 200_000; n++) {
+      long seconds = n < 1_000 ? from + n * 86_399L : from + Math.floorMod(random.nextLong(), to - from);
+      assertThat(SyntheticEntries.isoSeconds(seconds), is(java.time.Instant.ofEpochSecond(seconds).toString()));
+      long i = n < 100_000 ? n : random.nextLong() & Long.MAX_VALUE;
+      assertThat(SyntheticEntries.tableKey(i), is(String.format("comment-%010d", i)));
+    }
+    assertThat(SyntheticEntries.isoSeconds(0), is("1970-01-01T00:00:00Z"));
+    assertThat(SyntheticEntries.sortKey(0).length(), is(20));
+    assertThat(SyntheticEntries.groupKey(0), is("SKU-00000"));
+    assertThat(SyntheticEntries.groupKey(123_456), is("SKU-123456"));
+    assertThat(SyntheticEntries.tableKey(0), is("comment-0000000000"));
+  }
+
   @Test
   void rejectsImpossibleSpecs() {
     assertThrows(IllegalArgumentException.class, () -> new SyntheticEntries(10, 1, 5));

@@ -23,19 +23,25 @@ import org.apache.beam.sdk.values.TupleTag;
  * compares whole records whenever keys are equal (as all of a part's are). Blocks of a thousand entries make both
  * cheap. Why per-bundle samples: a combiner's input is serialized and sorted whole on Flink before it is combined.
  * Samples are chosen by a hash of each entry's keys, so a group's plan does not depend on how entries fall into
- * bundles. Memory stays bounded: at most {@value #MAX_ENTRIES_HELD} entries wait in blocks and
- * {@value #MAX_GROUPS_HELD} groups are held at once. Entries must be in the global window (a build is a batch job).
+ * bundles. Memory stays bounded: the blocks waiting and the groups held take at most about {@value #MAX_BYTES_HELD}
+ * bytes (a group's bookkeeping counted as {@value #GROUP_BYTES}); when they would take more, every waiting block is
+ * emitted, and when the groups alone take half of it, their samples too. The budget is in bytes rather than entries
+ * because it sets the size of the blocks of a table of many small groups: with {@code G} groups in a bundle, a block
+ * holds about {@code budget / (G * entry bytes)} entries, and the runner pays per block, not per entry. Entries must
+ * be in the global window (a build is a batch job).
  */
 final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
   static final TupleTag<KV<byte[], EntryBlock>> BLOCKS = new TupleTag<>("blocks") {};
   static final TupleTag<KV<String, PlanGroupFn.Sample>> SAMPLES = new TupleTag<>("samples") {};
   static final int BLOCK_ENTRIES = 1_000;
-  static final int MAX_ENTRIES_HELD = 50_000;
-  static final int MAX_GROUPS_HELD = 10_000;
+  static final int MAX_BYTES_HELD = 16 << 20;
+  /** What holding one group costs besides its block (its key, prefix, sample and map entry), about. */
+  static final int GROUP_BYTES = 256;
 
   private final long sampleEvery;
   private transient Map<KeyValue, Group> groups;
-  private transient int held;
+  /** Bytes of the waiting blocks. */
+  private transient long heldBytes;
 
   /** What a bundle holds of one group. */
   private static final class Group {
@@ -64,7 +70,7 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
   @StartBundle
   public void startBundle() {
     groups = new HashMap<>();
-    held = 0;
+    heldBytes = 0;
   }
 
   @ProcessElement
@@ -82,7 +88,7 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
     };
     Group g = groups.get(e.group());
     if (g == null) {
-      if (groups.size() >= MAX_GROUPS_HELD) {
+      if ((long) groups.size() * GROUP_BYTES >= MAX_BYTES_HELD / 2) {
         emitAll(out, true);
       }
       g = new Group(e.group());
@@ -101,11 +107,12 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
     if (g.block == null) {
       g.block = new EntryBlock.Writer(e.group(), 1024);
     }
+    int before = g.block.size();
     g.block.add(e.group(), keys, stored, sortable);
-    held++;
+    heldBytes += g.block.size() - before;
     if (g.block.count() >= BLOCK_ENTRIES) {
       emitBlock(g, out);
-    } else if (held >= MAX_ENTRIES_HELD) {
+    } else if (heldBytes + (long) groups.size() * GROUP_BYTES >= MAX_BYTES_HELD) {
       emitAll(out, false);
     }
   }
@@ -142,7 +149,7 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
   }
 
   private void emitBlock(Group g, Out out) {
-    held -= g.block.count();
+    heldBytes -= g.block.size();
     out.block(KV.of(g.prefix, g.block.finish()));
     g.block = null;
   }
