@@ -30,6 +30,7 @@ final class ChildJvm {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xmx" + heap);
+    cmd.addAll(buildFlags(Path.of("")));
     cmd.addAll(OPENS);
     cmd.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
     cmd.add("-cp");
@@ -55,6 +56,21 @@ final class ChildJvm {
           + code + (result == null ? " and no RESULT line" : "") + "; its output is in " + log);
     }
     return result;
+  }
+
+  /**
+   * The JVM flags {@code bin/pagemark} gives its batch commands (from {@code pipelines/build-jvm.options} under {@code
+   * repo}): every child of this suite is a build, timed as a user runs it.
+   */
+  static List<String> buildFlags(Path repo) throws IOException {
+    List<String> flags = new ArrayList<>();
+    for (String line : java.nio.file.Files.readAllLines(repo.resolve("pipelines").resolve("build-jvm.options"))) {
+      String flag = line.trim();
+      if (!flag.isEmpty() && !flag.startsWith("#")) {
+        flags.add(flag);
+      }
+    }
+    return flags;
   }
 
   static Map<String, String> fields(String s) {
