@@ -9,16 +9,27 @@ import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollectionView;
 
 /**
- * Keys each block of a group's entries ({@link BlockEntriesFn}) by its part ({@link #partKey}). A block of a group of
- * one part passes whole; a block of a bigger group is split by its plan, each entry's bytes copied to the part its
- * sort key's bytes fall in (nothing is decoded). The plans are read once per bundle.
+ * Keys each block of a group's entries ({@link BlockEntriesFn}) by its part ({@link #partKey}). A block of a small
+ * group (one the plans do not name) goes to the shared part its group key hashes to ({@link #sharedKey}); a block of a
+ * group of one part of its own passes whole; a block of a bigger group is split by its plan, each entry's bytes copied
+ * to the part its sort key's bytes fall in (nothing is decoded). The plans are read once per bundle.
+ *
+ * <p>Why shared parts: a runner pays per key it groups by (Flink sorts and hands over each key's values; Beam's
+ * DirectRunner keeps state, a timer and a bundle per key), so a table of many small groups would otherwise cost a
+ * key per group.
  */
 final class AssignPartFn extends DoFn<KV<byte[], EntryBlock>, KV<byte[], EntryBlock>> {
-  private final PCollectionView<Map<String, GroupPlan>> plans;
-  private transient Map<String, GroupPlan> planOf;
+  /** The first byte of a shared part's key: no key type's code, so never the start of a group's part key. */
+  static final byte SHARED = (byte) 0xFF;
 
-  AssignPartFn(PCollectionView<Map<String, GroupPlan>> plans) {
+  private final PCollectionView<Map<String, GroupPlan>> plans;
+  private final PCollectionView<Integer> sharedParts;
+  private transient Map<String, GroupPlan> planOf;
+  private transient int shared;
+
+  AssignPartFn(PCollectionView<Map<String, GroupPlan>> plans, PCollectionView<Integer> sharedParts) {
     this.plans = plans;
+    this.sharedParts = sharedParts;
   }
 
   @StartBundle
@@ -30,11 +41,16 @@ final class AssignPartFn extends DoFn<KV<byte[], EntryBlock>, KV<byte[], EntryBl
   public void process(ProcessContext c) {
     if (planOf == null) {
       planOf = c.sideInput(plans);
+      shared = c.sideInput(sharedParts);
     }
     byte[] prefix = c.element().getKey();
     EntryBlock block = c.element().getValue();
-    GroupPlan plan = planOf.isEmpty() ? GroupPlan.SINGLE
-        : planOf.getOrDefault(groupId(prefix, prefix.length), GroupPlan.SINGLE);
+    GroupPlan plan = planOf.isEmpty() ? GroupPlan.SHARED
+        : planOf.getOrDefault(groupId(prefix, prefix.length), GroupPlan.SHARED);
+    if (!plan.own()) {
+      c.output(KV.of(sharedKey(prefix, shared), block));
+      return;
+    }
     if (plan.parts() == 1) {
       c.output(KV.of(partKey(prefix, 0), block));
       return;
@@ -76,6 +92,29 @@ final class AssignPartFn extends DoFn<KV<byte[], EntryBlock>, KV<byte[], EntryBl
     byte[] k = Arrays.copyOf(prefix, prefix.length + Integer.BYTES);
     ByteBuffer.wrap(k, prefix.length, Integer.BYTES).putInt(part);
     return k;
+  }
+
+  /**
+   * The key of the shared part (of {@code parts}) that the group whose prefix is {@code prefix} is ordered in: chosen
+   * by a hash of the prefix, the same on every worker.
+   */
+  static byte[] sharedKey(byte[] prefix, int parts) {
+    long h = 0x9E3779B97F4A7C15L;
+    for (byte b : prefix) {
+      h = (h ^ (b & 0xFF)) * 0x100000001B3L;
+    }
+    h ^= h >>> 33;
+    h *= 0xff51afd7ed558ccdL;
+    h ^= h >>> 33;
+    byte[] k = new byte[1 + Integer.BYTES];
+    k[0] = SHARED;
+    ByteBuffer.wrap(k, 1, Integer.BYTES).putInt((int) Math.floorMod(h, (long) Math.max(1, parts)));
+    return k;
+  }
+
+  /** Whether a part key is a shared part's ({@link #sharedKey}). */
+  static boolean isShared(byte[] partKey) {
+    return partKey.length == 1 + Integer.BYTES && partKey[0] == SHARED;
   }
 
   /** The part number in a key made by {@link #partKey}. */

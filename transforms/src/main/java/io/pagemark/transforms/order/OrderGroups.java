@@ -20,6 +20,7 @@ import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.SerializableFunction;
+import org.apache.beam.sdk.transforms.Sum;
 import org.apache.beam.sdk.transforms.View;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
@@ -34,10 +35,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * Orders every group exactly as a Query on the index returns it, in parts that each fit a worker: the heart of
  * pagemark. Each bundle gathers its entries into blocks per group, counts each group and keeps a deterministic sample
  * of its sort keys, and a combiner merges those per group (entries move in blocks, never one by one); a group of
- * more than {@code maxPartEntries} entries is cut at sampled sort key <em>values</em> (so a run of equal sort keys is never
- * split); each part is then sorted by DynamoDB's byte order of sort keys, and each run of equal sort keys is put in
- * DynamoDB's own order by asking DynamoDB ({@link io.pagemark.order.DynamoTieOrder}), or flagged as unknown when no
- * connection is given. Every index sink stores the resulting {@link OrderedPart}s.
+ * more than {@code maxPartEntries} entries is cut at sampled sort key <em>values</em> (so a run of equal sort keys is
+ * never split), and groups of at most a quarter of that share parts (each still ordered on its own); each group is
+ * then sorted by DynamoDB's byte order of sort keys, and each run of equal sort keys is put in DynamoDB's own order
+ * by asking DynamoDB ({@link io.pagemark.order.DynamoTieOrder}), or flagged as unknown when no connection is given.
+ * Every index sink stores the resulting {@link OrderedPart}s.
  *
  * <pre>{@code
  * PCollection<OrderedPart> parts =
@@ -165,13 +167,22 @@ public abstract class OrderGroups extends PTransform<PCollection<IndexEntry>, PC
         samples
             .apply("Count and sample groups", Combine.perKey(planner))
             .setCoder(KvCoder.of(StringUtf8Coder.of(), new PlanGroupFn.GroupPlanCoder()))
-            .apply("Keep big groups", Filter.by(kv -> kv.getValue().parts() > 1))
+            .apply("Keep big groups", Filter.by(kv -> kv.getValue().own()))
             .apply("Part plans", View.asMap());
+    // small groups share parts of about half maxPartEntries on average: with groups of at most a quarter of a part
+    // each, the fullest shared part stays near a part's size
+    long maxPart = getMaxPartEntries();
+    PCollectionView<Integer> sharedParts =
+        counts
+            .apply("All entries", Sum.longsGlobally())
+            .apply("Shared parts", MapElements.into(TypeDescriptors.integers())
+                .via(n -> (int) Math.max(1, Math.min(1 << 20, (2 * n + maxPart - 1) / maxPart))))
+            .apply("Shared part count", View.asSingleton());
     KvCoder<byte[], EntryBlock> blockCoder = KvCoder.of(ByteArrayCoder.of(), EntryBlockCoder.of());
     PCollection<OrderedPart> parts = blocked
         .get(BlockEntriesFn.BLOCKS)
         .setCoder(blockCoder)
-        .apply("Assign parts", ParDo.of(new AssignPartFn(plans)).withSideInputs(plans))
+        .apply("Assign parts", ParDo.of(new AssignPartFn(plans, sharedParts)).withSideInputs(plans, sharedParts))
         .setCoder(blockCoder)
         .apply("Group by " + schema.groupAttribute() + " and part", GroupByKey.create())
         .apply("Order parts", ParDo.of(new OrderPartFn(this, plans)).withSideInputs(plans))

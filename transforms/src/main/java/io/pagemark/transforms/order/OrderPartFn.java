@@ -110,10 +110,30 @@ final class OrderPartFn extends DoFn<KV<byte[], Iterable<EntryBlock>>, OrderedPa
   @ProcessElement
   public void process(ProcessContext c) throws java.io.IOException {
     byte[] key = c.element().getKey();
+    if (AssignPartFn.isShared(key)) {
+      for (List<EntryBlock> group : byGroup(c.element().getValue())) {
+        c.output(order(group, 0, 1, ties));
+        partsOrdered.inc();
+      }
+      return;
+    }
     GroupPlan plan = c.sideInput(plans)
-        .getOrDefault(AssignPartFn.groupId(key, key.length - Integer.BYTES), GroupPlan.SINGLE);
+        .getOrDefault(AssignPartFn.groupId(key, key.length - Integer.BYTES), GroupPlan.SHARED);
     c.output(order(c.element().getValue(), AssignPartFn.partOf(key), plan.parts(), ties));
     partsOrdered.inc();
+  }
+
+  /**
+   * The blocks of a shared part, by group, in the order of the groups' keys. Every block holds entries of one group
+   * (equal group keys; a number may be written two ways, so they are compared as values).
+   */
+  static java.util.Collection<List<EntryBlock>> byGroup(Iterable<EntryBlock> blocks) {
+    java.util.TreeMap<String, List<EntryBlock>> groups = new java.util.TreeMap<>();
+    for (EntryBlock block : blocks) {
+      String id = OrderGroups.groupId(block.groupOf(block.firstEntry()));
+      groups.computeIfAbsent(id, g -> new ArrayList<>()).add(block);
+    }
+    return groups.values();
   }
 
   /** Orders the entries of one part (blocks of one group key), runs of equal sort keys by {@code ties}. */

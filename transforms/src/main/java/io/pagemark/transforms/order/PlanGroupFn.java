@@ -86,8 +86,11 @@ final class PlanGroupFn extends Combine.CombineFn<PlanGroupFn.Sample, PlanGroupF
 
   @Override
   public GroupPlan extractOutput(Sample s) {
+    if (s.count <= maxSharingEntries()) {
+      return GroupPlan.SHARED;
+    }
     if (s.count <= maxPartEntries || s.sortKeys.isEmpty()) {
-      return GroupPlan.SINGLE;
+      return GroupPlan.ALONE;
     }
     List<byte[]> keys = new ArrayList<>(s.sortKeys);
     keys.sort(Arrays::compareUnsigned);
@@ -102,7 +105,15 @@ final class PlanGroupFn extends Combine.CombineFn<PlanGroupFn.Sample, PlanGroupF
         boundaries.add(b);
       }
     }
-    return new GroupPlan(boundaries.size() + 1, boundaries);
+    return GroupPlan.split(boundaries);
+  }
+
+  /**
+   * The biggest group ordered in a shared part: a quarter of a part, so that a shared part, about half a part of
+   * small groups on average ({@link OrderGroups}), stays near a part's size even with its biggest group in it.
+   */
+  long maxSharingEntries() {
+    return maxPartEntries / 4;
   }
 
   /** Encodes a sample as its count and its sort keys. */
@@ -128,13 +139,17 @@ final class PlanGroupFn extends Combine.CombineFn<PlanGroupFn.Sample, PlanGroupF
   static final class GroupPlanCoder extends org.apache.beam.sdk.coders.AtomicCoder<GroupPlan> {
     @Override
     public void encode(GroupPlan p, java.io.OutputStream out) throws java.io.IOException {
-      writeKeys(new java.io.DataOutputStream(out), p.boundaries());
+      java.io.DataOutputStream d = new java.io.DataOutputStream(out);
+      d.writeBoolean(p.own());
+      writeKeys(d, p.boundaries());
     }
 
     @Override
     public GroupPlan decode(java.io.InputStream in) throws java.io.IOException {
-      List<byte[]> b = readKeys(new java.io.DataInputStream(in));
-      return new GroupPlan(b.size() + 1, b);
+      java.io.DataInputStream d = new java.io.DataInputStream(in);
+      boolean own = d.readBoolean();
+      List<byte[]> b = readKeys(d);
+      return new GroupPlan(b.size() + 1, b, own);
     }
 
     @Override

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.pagemark.dynamo.IndexEntry;
 import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.IndexRecord;
+import io.pagemark.format.KeyAttribute;
 import io.pagemark.key.KeyType;
 import io.pagemark.key.KeyValue;
 import io.pagemark.order.TieOrder;
@@ -120,6 +121,71 @@ class OrderGroupsTest {
       return null;
     });
     p.run().waitUntilFinish();
+  }
+
+  /**
+   * Groups of at most a quarter of a part share parts: each still comes out once, in one part, ordered as if alone,
+   * and a number group key written two ways ({@code 7} and {@code 7.0}) is one group.
+   */
+  @Test
+  void smallGroupsSharePartsAndEachComesOutWholeOnce(TestPipeline p) {
+    PCollection<OrderedPart> parts = p.apply(Create.of(smallGroups()).withCoder(IndexEntryCoder.of()))
+        .apply(OrderGroups.of(NUMBER_GROUPS).withMaxPartEntries(40).withTieOrder(OrderGroupsTest::fakeTies));
+    PAssert.that(parts).satisfies(all -> {
+      Map<KeyValue, List<IndexRecord>> groups = checkPartsAndJoin(all);
+      Map<KeyValue, List<IndexEntry>> input = TestEntries.byGroup(smallGroups());
+      assertThat(groups.keySet(), equalTo(input.keySet()));
+      assertThat(groups.size(), is(300));
+      for (OrderedPart part : all) {
+        assertThat("group " + part.group() + " is in one part", part.parts(), is(1));
+      }
+      for (Map.Entry<KeyValue, List<IndexRecord>> g : groups.entrySet()) {
+        assertThat("group " + g.getKey(), g.getValue(),
+            equalTo(TestEntries.wholeGroup(input.get(g.getKey()), fakeTies(NUMBER_GROUPS))));
+      }
+      return null;
+    });
+    p.run().waitUntilFinish();
+  }
+
+  static final KeySchema NUMBER_GROUPS = new KeySchema("t", "byG", "G", KeyType.N,
+      List.of(new KeyAttribute("SK", KeyType.S, KeyAttribute.INDEX_SORT_KEY),
+          new KeyAttribute("PK", KeyType.S, KeyAttribute.TABLE_PARTITION_KEY)),
+      "PK", null);
+
+  /** 300 groups of 1 to 10 entries (every tenth up to 40), number group keys written two ways, shuffled. */
+  static List<IndexEntry> smallGroups() {
+    java.util.Random rnd = new java.util.Random(21);
+    List<IndexEntry> entries = new ArrayList<>();
+    for (int g = 0; g < 300; g++) {
+      int size = 1 + rnd.nextInt(g % 10 == 0 ? 40 : 10); // parts of 40: groups of up to 10 share
+      for (int i = 0; i < size; i++) {
+        String group = i % 2 == 0 ? Integer.toString(g) : g + ".0";
+        entries.add(new IndexEntry(KeyValue.parse(KeyType.N, group),
+            List.of(KeyValue.ofString("k" + rnd.nextInt(6)), KeyValue.ofString("pk" + g + "#" + i))));
+      }
+    }
+    java.util.Collections.shuffle(entries, rnd);
+    return entries;
+  }
+
+  /** Small groups spread evenly over the shared parts, whatever their keys look like. */
+  @Test
+  void sharedPartsAreChosenEvenly() {
+    int parts = 100;
+    int[] load = new int[parts];
+    for (int g = 0; g < 20_000; g++) {
+      byte[] prefix = AssignPartFn.prefix(KeyValue.ofString("SKU-" + String.format("%05d", g)));
+      byte[] key = AssignPartFn.sharedKey(prefix, parts);
+      assertThat(AssignPartFn.isShared(key), is(true));
+      assertThat(AssignPartFn.isShared(AssignPartFn.partKey(prefix, 0)), is(false));
+      assertThat("the same part on every call", key, equalTo(AssignPartFn.sharedKey(prefix.clone(), parts)));
+      load[java.nio.ByteBuffer.wrap(key, 1, 4).getInt()]++;
+    }
+    for (int n : load) {
+      assertThat("about 200 groups in each part", n, is(org.hamcrest.Matchers.both(greaterThan(140))
+          .and(lessThanOrEqualTo(260))));
+    }
   }
 
   @Test
