@@ -1,6 +1,5 @@
 package io.pagemark.format;
 
-import java.time.LocalDate;
 
 /**
  * The two datetime texts of the version-2 codecs, {@code uuuu-MM-ddTHH:mm:ssZ} and {@code uuuu-MM-ddTHH:mm:ss.SSSZ}
@@ -29,12 +28,35 @@ final class Datetimes {
     int minute = digits(b, from + 14, 2);
     int second = digits(b, from + 17, 2);
     int milli = millis ? digits(b, from + 20, 3) : 0;
-    if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59
-        || second < 0 || second > 59 || milli < 0 || day > LocalDate.of(year, month, 1).lengthOfMonth()) {
+    if (year < 0 || month < 1 || month > 12 || day < 1 || day > lengthOfMonth(year, month) || hour < 0 || hour > 23
+        || minute < 0 || minute > 59 || second < 0 || second > 59 || milli < 0) {
       return NOT_A_DATETIME;
     }
-    long s = LocalDate.of(year, month, day).toEpochDay() * 86_400 + hour * 3600 + minute * 60 + second;
+    long s = epochDay(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second;
     return millis ? s * 1000 + milli : s;
+  }
+
+  /** Days in a month of the proleptic Gregorian calendar. */
+  static int lengthOfMonth(int year, int month) {
+    if (month == 2) {
+      boolean leap = (year & 3) == 0 && (year % 100 != 0 || year % 400 == 0);
+      return leap ? 29 : 28;
+    }
+    return month == 4 || month == 6 || month == 9 || month == 11 ? 30 : 31;
+  }
+
+  /**
+   * Days since 1970-01-01 of a valid date (the inverse of {@link #format}'s civil date, eras of 400 years from
+   * March 1st), without allocating: a writer parses one per record while it learns a column.
+   */
+  static long epochDay(int year, int month, int day) {
+    long y = month <= 2 ? year - 1 : year;
+    long era = Math.floorDiv(y, 400);
+    long yoe = y - era * 400;
+    long mp = month > 2 ? month - 3 : month + 9;
+    long doy = (153 * mp + 2) / 5 + day - 1;
+    long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146_097 + doe - 719_468;
   }
 
   /** Writes the text of an instant in years 0000-9999 into {@code t} at {@code at} (20 or 24 bytes). */
