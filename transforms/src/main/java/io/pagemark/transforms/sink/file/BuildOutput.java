@@ -90,33 +90,25 @@ final class BuildOutput implements Serializable {
     return buildFile(buildId, IndexLayout.DEAD_LETTER);
   }
 
-  /** Writes the records of a group file. */
-  interface Records {
-    void writeTo(GroupFileWriter w) throws IOException;
+  /** Writes a whole group (or part) file at a local path, e.g. with {@link GroupFileWriter#write}. */
+  interface GroupFileWrite {
+    GroupHeader writeTo(Path file) throws IOException;
   }
 
   /** Writes a group (or part) file of the build being written; returns its finished header. */
-  GroupHeader writeGroupFile(String buildId, String relative, GroupHeader header, Records records)
-      throws IOException {
+  GroupHeader writeGroupFile(String buildId, String relative, GroupFileWrite write) throws IOException {
     if (local) {
-      return write(Path.of(buildFile(buildId, relative)), header, records);
+      return write.writeTo(Path.of(buildFile(buildId, relative)));
     }
     Path staged = Files.createTempFile("pagemark-group-", ".pmi");
     try {
-      GroupHeader done = write(staged, header, records);
+      GroupHeader done = write.writeTo(staged);
       try (OutputStream out = create(buildFile(buildId, relative))) {
         Files.copy(staged, out);
       }
       return done;
     } finally {
       Files.deleteIfExists(staged);
-    }
-  }
-
-  private static GroupHeader write(Path file, GroupHeader header, Records records) throws IOException {
-    try (GroupFileWriter w = new GroupFileWriter(file, header)) {
-      records.writeTo(w);
-      return w.finish();
     }
   }
 
