@@ -136,17 +136,22 @@ public final class GroupFileWriter implements AutoCloseable {
    * must be at least every part's {@link GroupFile#unpackedRecordWidth()}.
    */
   public static GroupHeader join(Path file, GroupHeader header, List<GroupFile> parts) throws IOException {
+    return join(file, header, parts, GroupFileFormat.defaultVersion());
+  }
+
+  /** {@link #join(Path, GroupHeader, List)} in a given format version. */
+  public static GroupHeader join(Path file, GroupHeader header, List<GroupFile> parts, int formatVersion)
+      throws IOException {
     for (GroupFile part : parts) {
       if (!part.header().attributes().equals(header.attributes())) {
         throw new IllegalArgumentException("cannot join " + part.name() + " (attributes "
             + part.header().attributes() + ") into a file of attributes " + header.attributes());
       }
     }
-    int version = GroupFileFormat.defaultVersion();
-    if (version == GroupFileFormat.VERSION_2) {
+    if (formatVersion == GroupFileFormat.VERSION_2) {
       return writeVersion2(file, header, V1Records.ofFiles(parts));
     }
-    try (GroupFileWriter w = new GroupFileWriter(file, header, version)) {
+    try (GroupFileWriter w = new GroupFileWriter(file, header, formatVersion)) {
       for (GroupFile part : parts) {
         part.cursor().copyRest(w);
       }
