@@ -48,22 +48,22 @@ class GroupFileOnePassTest {
     groups.add(List.of());
     groups.add(List.of(IndexRecord.unique(List.of(KeyValue.ofString("2024-01-01T00:00:00Z"),
         KeyValue.ofString("p")))));
-    int[] sizes = {300, 2_000, 60_000};
-    for (int size : sizes) {
-      for (int tieShare : new int[] {2, 20, 1000}) {
-        List<List<KeyValue>> keys = new ArrayList<>();
-        String bulk = GroupFileV2Test.datetime(r);
-        for (int i = 0; i < size; i++) {
-          String sk = r.nextInt(tieShare) == 0 ? bulk
-              : switch (i % 3) {
-                case 0 -> GroupFileV2Test.datetime(r);
-                case 1 -> String.format("n-%05d", r.nextInt(size));
-                default -> GroupFileV2Test.randomText(r);
-              };
-          keys.add(List.of(KeyValue.ofString(sk), KeyValue.ofString("p" + GroupFileV2Test.randomText(r) + i)));
-        }
-        groups.add(GroupFileV2Test.ranked(keys, r));
+    int[][] shapes = {{300, 2}, {300, 20}, {300, 1000}, {2_000, 2}, {2_000, 20}, {2_000, 1000}, {45_000, 20}};
+    for (int[] shape : shapes) { // the last one spans several blocks of V1Records
+      int size = shape[0];
+      int tieShare = shape[1];
+      List<List<KeyValue>> keys = new ArrayList<>();
+      String bulk = GroupFileV2Test.datetime(r);
+      for (int i = 0; i < size; i++) {
+        String sk = r.nextInt(tieShare) == 0 ? bulk
+            : switch (i % 3) {
+              case 0 -> GroupFileV2Test.datetime(r);
+              case 1 -> String.format("n-%05d", r.nextInt(size));
+              default -> GroupFileV2Test.randomText(r);
+            };
+        keys.add(List.of(KeyValue.ofString(sk), KeyValue.ofString("p" + GroupFileV2Test.randomText(r) + i)));
       }
+      groups.add(GroupFileV2Test.ranked(keys, r));
     }
     return groups;
   }
