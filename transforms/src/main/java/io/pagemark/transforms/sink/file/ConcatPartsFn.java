@@ -18,8 +18,9 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.values.KV;
 
 /**
- * Joins the part files of a big group, in part order, into its group file ({@link GroupFileWriter#join}): the parts are
- * version-1 files whose fixed-width records are read as bytes, and the group file is encoded once, with no spool.
+ * Joins the part files of a big group, in part order, into its group file ({@link GroupFileWriter#join}): the parts'
+ * records are read as version-1 bytes (as they are stored, on a local disk), and the group file is encoded once,
+ * with no spool.
  * The run counts of the manifest come with the parts ({@link WritePartFn.PartFile}), so no record is decoded.
  */
 final class ConcatPartsFn extends DoFn<KV<String, Iterable<WritePartFn.PartFile>>, GroupSummary> {

@@ -6,7 +6,6 @@ import io.pagemark.transforms.Backfill;
 import io.pagemark.transforms.order.OrderedPart;
 
 import io.pagemark.dynamo.KeySchema;
-import io.pagemark.format.GroupFileFormat;
 import io.pagemark.format.GroupFileWriter;
 import io.pagemark.format.GroupHeader;
 import io.pagemark.format.GroupPaths;
@@ -24,8 +23,8 @@ import org.apache.beam.sdk.values.TupleTag;
 
 /**
  * Writes an ordered part into the build being written ({@link BuildOutput}): a group of one part straight to its group
- * file, encoded once from the records in memory; a part of a bigger group to a version-1 part file (fixed-width
- * records, its own record width: cheap to write and to read back) that {@link ConcatPartsFn} joins into the group
+ * file, encoded once from the records in memory; a part of a bigger group to a part file (its own record width, in
+ * {@link BuildOutput#partFormatVersion()}: version 1 on a local disk) that {@link ConcatPartsFn} joins into the group
  * file once all parts exist. Part files are internal to the partial build and deleted before it is published.
  */
 final class WritePartFn extends DoFn<OrderedPart, GroupSummary> {
@@ -68,7 +67,7 @@ final class WritePartFn extends DoFn<OrderedPart, GroupSummary> {
     } else {
       String relative = partPath(part.group(), part.part());
       output.writeGroupFile(buildId, relative,
-          file -> GroupFileWriter.write(file, header, part.records(), GroupFileFormat.VERSION_1));
+          file -> GroupFileWriter.write(file, header, part.records(), output.partFormatVersion()));
       out.get(PARTS).output(KV.of(OrderGroups.groupId(part.group()), new PartFile(part.part(), part.parts(),
           relative, part.records().size(), width, stats.tieRuns(), stats.unresolvedRuns())));
     }
