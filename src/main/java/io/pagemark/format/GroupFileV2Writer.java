@@ -15,7 +15,8 @@ import java.util.zip.CRC32C;
  * parts, or records in memory), as a version-2 group file with a chosen layout (docs/format-v2.md), straight from the
  * record bytes (no record is decoded into objects): the records in one sequential pass, the tie table's runs and slots
  * in one more pass each (only when the group has tie runs and keeps them out of its records), then the header, and an
- * fsync. The one encoder of version-2 files: every writer comes here.
+ * fsync. The stream writer, {@link GroupFileWriter#write} and {@link GroupFileWriter#join} all encode here, so they
+ * write the same bytes for the same records ({@link GroupFileSplice} copies a base file's encoded records instead).
  */
 final class GroupFileV2Writer {
   private GroupFileV2Writer() {}
@@ -35,9 +36,9 @@ final class GroupFileV2Writer {
     try (FileChannel out = FileChannel.open(target, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
             StandardOpenOption.WRITE)) {
       int width = layout.width();
-      GroupHeader spooled = new GroupHeader(header.groupAttribute(), header.groupKey(), header.attributes(), width,
+      GroupHeader unfinished = new GroupHeader(header.groupAttribute(), header.groupKey(), header.attributes(), width,
           in.count(), header.buildTimeMillis(), header.buildId(), new byte[32]);
-      int headerLength = HeaderV2.encode(spooled, layout).length; // the tie table's fields have a fixed width
+      int headerLength = HeaderV2.encode(unfinished, layout).length; // the tie table's fields have a fixed width
       Output o = new Output(out, headerLength, sha);
       byte[] record = new byte[width];
       ByteBuffer rb = ByteBuffer.wrap(record);
@@ -76,7 +77,7 @@ final class GroupFileV2Writer {
         });
       }
       o.flush();
-      GroupHeader done = spooled.finished(spooled.entryCount(), sha.digest());
+      GroupHeader done = unfinished.finished(unfinished.entryCount(), sha.digest());
       byte[] h = HeaderV2.encode(done, layout.withTieTable(layout.runs(), layout.slots(), (int) crc.getValue()));
       ByteBuffer hb = ByteBuffer.wrap(h);
       while (hb.hasRemaining()) {
