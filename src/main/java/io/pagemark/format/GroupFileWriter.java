@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -21,6 +22,8 @@ import java.util.concurrent.Executors;
  * a build directory that is published only when every file is finished. A version-2 file (the default) is written
  * in two passes: the records go to a version-1 spool file beside it while the writer learns the group's columns,
  * and {@link #finish()} encodes the spool with the codecs chosen for them (docs/format-v2.md), then deletes it.
+ * Callers that hold the whole group (records in memory, or the files of its parts) write it without a spool with
+ * {@link #write(Path, GroupHeader, List)} and {@link #join}.
  */
 public final class GroupFileWriter implements AutoCloseable {
   private static final int BUFFER_BYTES = 1 << 16;
@@ -37,10 +40,8 @@ public final class GroupFileWriter implements AutoCloseable {
   /** The file to write; {@link #file} is its spool when it is a version-2 file. */
   private final Path target;
   private final int version;
-  /** Version 2: what the writer learned about each stored attribute; null for version 1. */
-  private final ColumnStats[] columns;
-  private long tieRuns;
-  private long tiedEntries;
+  /** Version 2: what the writer learned about the group's columns and ties; null for version 1. */
+  private final GroupColumns columns;
   private final GroupHeader header;
   private final int headerLength;
   private final FileChannel channel;
@@ -75,10 +76,7 @@ public final class GroupFileWriter implements AutoCloseable {
     this.version = formatVersion;
     if (formatVersion == GroupFileFormat.VERSION_2) {
       file = file.resolveSibling(file.getFileName() + ".spool");
-      this.columns = new ColumnStats[header.attributes().size()];
-      for (int i = 0; i < columns.length; i++) {
-        columns[i] = new ColumnStats();
-      }
+      this.columns = new GroupColumns(header.attributes().size());
     } else {
       this.columns = null;
     }
@@ -106,6 +104,68 @@ public final class GroupFileWriter implements AutoCloseable {
     writeBack = version == GroupFileFormat.VERSION_1; // a version-2 spool is never synced
   }
 
+  /**
+   * Writes a whole group file from records in memory, given in rank order, in the default format version; returns
+   * its finished header. A version-2 file is written in one pass: its columns are learned from the records, which
+   * are then encoded straight into the file (no spool, nothing read back). The header's record width must fit every
+   * record ({@link #widthFor}); its count and checksum are ignored and computed.
+   */
+  public static GroupHeader write(Path file, GroupHeader header, List<IndexRecord> records) throws IOException {
+    return write(file, header, records, GroupFileFormat.defaultVersion());
+  }
+
+  /** {@link #write(Path, GroupHeader, List)} in a given format version. */
+  public static GroupHeader write(Path file, GroupHeader header, List<IndexRecord> records, int formatVersion)
+      throws IOException {
+    if (formatVersion == GroupFileFormat.VERSION_2) {
+      return writeVersion2(file, header, V1Records.ofRecords(records, header));
+    }
+    try (GroupFileWriter w = new GroupFileWriter(file, header, formatVersion)) {
+      for (IndexRecord r : records) {
+        w.append(r);
+      }
+      return w.finish();
+    }
+  }
+
+  /**
+   * Writes a group file that holds the records of {@code parts} one after another (files of the header's attributes,
+   * each in rank order, of either version), in the default format version; returns its finished header. Records are
+   * copied as bytes, never decoded into objects; a version-2 file is encoded once, from the parts read twice (to
+   * learn its columns, then to encode them), with no spool. A version-1 file is as wide as the header says, which
+   * must be at least every part's {@link GroupFile#unpackedRecordWidth()}.
+   */
+  public static GroupHeader join(Path file, GroupHeader header, List<GroupFile> parts) throws IOException {
+    return join(file, header, parts, GroupFileFormat.defaultVersion());
+  }
+
+  /** {@link #join(Path, GroupHeader, List)} in a given format version. */
+  public static GroupHeader join(Path file, GroupHeader header, List<GroupFile> parts, int formatVersion)
+      throws IOException {
+    for (GroupFile part : parts) {
+      if (!part.header().attributes().equals(header.attributes())) {
+        throw new IllegalArgumentException("cannot join " + part.name() + " (attributes "
+            + part.header().attributes() + ") into a file of attributes " + header.attributes());
+      }
+    }
+    if (formatVersion == GroupFileFormat.VERSION_2) {
+      return writeVersion2(file, header, V1Records.ofFiles(parts));
+    }
+    try (GroupFileWriter w = new GroupFileWriter(file, header, formatVersion)) {
+      for (GroupFile part : parts) {
+        part.cursor().copyRest(w);
+      }
+      return w.finish();
+    }
+  }
+
+  private static GroupHeader writeVersion2(Path file, GroupHeader header, V1Records records) throws IOException {
+    GroupColumns columns = new GroupColumns(header.attributes().size());
+    records.forEach((b, at, rank) -> columns.addRecord(b, at));
+    Files.createDirectories(file.getParent());
+    return GroupFileV2Writer.write(records, header, file, columns.layout(records.count()));
+  }
+
   /** The record width needed for a record holding these key values. */
   public static int widthFor(Iterable<KeyValue> keys) {
     int w = GroupFileFormat.RECORD_PREFIX_BYTES;
@@ -117,103 +177,31 @@ public final class GroupFileWriter implements AutoCloseable {
 
   /** Appends the record at the next rank. */
   public void append(IndexRecord r) throws IOException {
-    java.util.List<KeyValue> keys = r.keys();
-    if (keys.size() != header.attributes().size()) {
-      throw new IllegalArgumentException(
-          "record has " + keys.size() + " key values; the header declares " + header.attributes().size());
-    }
     int width = record.length;
-    if (width > buffer.capacity() || width < GroupFileFormat.RECORD_PREFIX_BYTES) {
-      appendWide(r);
+    if (width > buffer.capacity()) {
+      V1Records.encode(r, header, record, 0);
+      write(record, 0, width);
+      appended(record, 0);
       return;
     }
     if (width > buffer.remaining()) {
       drain();
     }
     // encoded straight into the write buffer: no record array, no per-record ByteBuffer, no copies of key bytes
-    byte[] a = buffer.array();
     int start = buffer.arrayOffset() + buffer.position();
-    int end = start + width;
-    int p = putInt(a, start, r.tiePosition());
-    p = putInt(a, p, r.runLength() | (r.runOrderKnown() ? 0 : GroupFileFormat.RUN_ORDER_UNKNOWN));
-    p = putInt(a, p, r.descendingSlot());
-    for (int i = 0; i < keys.size(); i++) {
-      KeyValue k = keys.get(i);
-      int length = checked(k, i);
-      if (end - p < 2 + length) {
-        throw new IllegalArgumentException(
-            "record needs more than the header's width of " + header.recordWidth() + " bytes");
-      }
-      a[p] = (byte) (length >>> 8);
-      a[p + 1] = (byte) length;
-      k.copyTo(a, p + 2);
-      if (columns != null) {
-        columns[i].add(a, p + 2, length);
-      }
-      p += 2 + length;
-    }
-    java.util.Arrays.fill(a, p, end, (byte) 0);
-    countTies(r);
-    sha.update(a, start, width);
+    V1Records.encode(r, header, buffer.array(), start);
     buffer.position(buffer.position() + width);
+    appended(buffer.array(), start);
+  }
+
+  /** Counts, digests and (version 2) learns the record just written from {@code a[at]}. */
+  private void appended(byte[] a, int at) {
+    if (columns != null) {
+      columns.addRecord(a, at);
+    } else {
+      sha.update(a, at, record.length); // a version-2 file's checksum is of its encoded records, not the spool's
+    }
     count++;
-  }
-
-  /** {@link #append} of a record wider than the write buffer. */
-  private void appendWide(IndexRecord r) throws IOException {
-    ByteBuffer b = ByteBuffer.wrap(record);
-    java.util.Arrays.fill(record, (byte) 0);
-    b.putInt(r.tiePosition());
-    b.putInt(r.runLength() | (r.runOrderKnown() ? 0 : GroupFileFormat.RUN_ORDER_UNKNOWN));
-    b.putInt(r.descendingSlot());
-    for (int i = 0; i < r.keys().size(); i++) {
-      KeyValue k = r.keys().get(i);
-      int length = checked(k, i);
-      if (b.remaining() < 2 + length) {
-        throw new IllegalArgumentException(
-            "record needs more than the header's width of " + header.recordWidth() + " bytes");
-      }
-      byte[] v = k.bytes();
-      b.putShort((short) v.length);
-      b.put(v);
-      if (columns != null) {
-        columns[i].add(v);
-      }
-    }
-    countTies(r);
-    write(record, 0, record.length);
-    sha.update(record);
-    count++;
-  }
-
-  /** The length of attribute {@code i}'s value, after checking its type and that its length fits the format. */
-  private int checked(KeyValue k, int i) {
-    KeyAttribute attribute = header.attributes().get(i);
-    if (k.type() != attribute.type()) {
-      throw new IllegalArgumentException(
-          "attribute " + attribute.name() + " is declared " + attribute.type() + " but the record holds " + k.type());
-    }
-    if (k.length() > GroupFileFormat.MAX_VALUE_BYTES) {
-      // the length field is two bytes: a longer value would be stored with a wrapped length
-      throw new IllegalArgumentException(
-          "attribute " + attribute.name() + " holds " + k.length() + " bytes; the format stores at most 65535");
-    }
-    return k.length();
-  }
-
-  private void countTies(IndexRecord r) {
-    if (columns != null && r.tiePosition() == 0 && r.runLength() > 1) {
-      tieRuns++;
-      tiedEntries += r.runLength();
-    }
-  }
-
-  private static int putInt(byte[] a, int p, int v) {
-    a[p] = (byte) (v >>> 24);
-    a[p + 1] = (byte) (v >>> 16);
-    a[p + 2] = (byte) (v >>> 8);
-    a[p + 3] = (byte) v;
-    return p + 4;
   }
 
   /**
@@ -231,7 +219,9 @@ public final class GroupFileWriter implements AutoCloseable {
       learn(b.duplicate(), sourceWidth, count);
     }
     if (sourceWidth == header.recordWidth()) {
-      sha.update(b.duplicate());
+      if (columns == null) {
+        sha.update(b.duplicate());
+      }
       if (b.remaining() > buffer.remaining()) {
         drain();
       }
@@ -245,29 +235,20 @@ public final class GroupFileWriter implements AutoCloseable {
         java.util.Arrays.fill(record, (byte) 0);
         b.get(record, 0, sourceWidth);
         write(record, 0, record.length);
-        sha.update(record);
+        if (columns == null) {
+          sha.update(record);
+        }
       }
     }
     this.count += count;
   }
 
-  /** Version 2: adds the values and runs of {@code count} version-1 records in {@code b} to what was learned. */
+  /** Version 2: learns the {@code count} version-1 records of width {@code width} in {@code b}. */
   private void learn(ByteBuffer b, int width, int count) {
     int start = b.position();
-    byte[] value = new byte[width];
     for (int i = 0; i < count; i++) {
-      int at = start + i * width;
-      if (b.getInt(at) == 0 && (b.getInt(at + 4) & ~GroupFileFormat.RUN_ORDER_UNKNOWN) > 1) {
-        tieRuns++;
-        tiedEntries += b.getInt(at + 4) & ~GroupFileFormat.RUN_ORDER_UNKNOWN;
-      }
-      int p = at + GroupFileFormat.RECORD_PREFIX_BYTES;
-      for (ColumnStats c : columns) {
-        int length = b.getShort(p) & 0xFFFF;
-        b.get(p + 2, value, 0, length);
-        c.add(value, 0, length);
-        p += 2 + length;
-      }
+      b.get(start + i * width, record, 0, width); // the source may be a direct buffer
+      columns.addRecord(record, 0);
     }
   }
 
@@ -350,16 +331,8 @@ public final class GroupFileWriter implements AutoCloseable {
     if (version == GroupFileFormat.VERSION_1) {
       return done;
     }
-    try {
-      ColumnCodec[] codecs = new ColumnCodec[columns.length];
-      for (int i = 0; i < codecs.length; i++) {
-        codecs[i] = columns[i].choose();
-      }
-      // a group of mostly ties keeps its tie fields in the records: its open then reads no large table
-      boolean inline = tiedEntries > done.entryCount() / 8;
-      LayoutV2 layout = new LayoutV2(java.util.List.of(codecs), inline, inline ? 0 : tieRuns,
-          inline ? 0 : tiedEntries, 0);
-      return GroupFileV2Writer.write(file, target, layout);
+    try (GroupFile spool = GroupFile.open(file)) {
+      return GroupFileV2Writer.write(V1Records.ofFile(spool), done, target, columns.layout(done.entryCount()));
     } finally {
       Files.deleteIfExists(file);
     }

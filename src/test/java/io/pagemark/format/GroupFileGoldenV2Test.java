@@ -88,6 +88,30 @@ class GroupFileGoldenV2Test {
   }
 
   @Test
+  void theOnePassWriterAndTheJoinOfVersion1PartsReproduceTheGoldenFile() throws IOException {
+    List<IndexRecord> records = records();
+    int width = 0;
+    for (IndexRecord r : records) {
+      width = Math.max(width, GroupFileWriter.widthFor(r.keys()));
+    }
+    GroupHeader header = new GroupHeader("PK2", KeyValue.ofString("SKU-1/\u00e9"), ATTRIBUTES, width, 0,
+        1_700_000_000_000L, "20261122T001152Z-3f9a", new byte[32]);
+    Path whole = dir.resolve("whole.pmi");
+    GroupFileWriter.write(whole, header, records, GroupFileFormat.VERSION_2);
+    assertThat("written from memory", Arrays.equals(Files.readAllBytes(whole), golden()), equalTo(true));
+
+    Path first = dir.resolve("part-0.pmi");
+    Path second = dir.resolve("part-1.pmi");
+    GroupFileWriter.write(first, header, records.subList(0, 10), GroupFileFormat.VERSION_1);
+    GroupFileWriter.write(second, header, records.subList(10, 24), GroupFileFormat.VERSION_1);
+    Path joined = dir.resolve("joined.pmi");
+    try (GroupFile a = GroupFile.open(first); GroupFile b = GroupFile.open(second)) {
+      GroupFileWriter.join(joined, header, List.of(a, b), GroupFileFormat.VERSION_2);
+    }
+    assertThat("joined from two parts", Arrays.equals(Files.readAllBytes(joined), golden()), equalTo(true));
+  }
+
+  @Test
   void theReaderReadsTheGoldenFileExactly() throws IOException {
     Path file = dir.resolve("golden.pmi");
     Files.write(file, golden());

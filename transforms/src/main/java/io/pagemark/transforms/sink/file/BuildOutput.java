@@ -2,6 +2,7 @@ package io.pagemark.transforms.sink.file;
 
 import io.pagemark.format.BuildCollector;
 import io.pagemark.format.GroupFile;
+import io.pagemark.format.GroupFileFormat;
 import io.pagemark.format.GroupFileWriter;
 import io.pagemark.format.GroupHeader;
 import io.pagemark.format.IndexLayout;
@@ -90,20 +91,19 @@ final class BuildOutput implements Serializable {
     return buildFile(buildId, IndexLayout.DEAD_LETTER);
   }
 
-  /** Writes the records of a group file. */
-  interface Records {
-    void writeTo(GroupFileWriter w) throws IOException;
+  /** Writes a whole group (or part) file at a local path, e.g. with {@link GroupFileWriter#write}. */
+  interface GroupFileWrite {
+    GroupHeader writeTo(Path file) throws IOException;
   }
 
   /** Writes a group (or part) file of the build being written; returns its finished header. */
-  GroupHeader writeGroupFile(String buildId, String relative, GroupHeader header, Records records)
-      throws IOException {
+  GroupHeader writeGroupFile(String buildId, String relative, GroupFileWrite write) throws IOException {
     if (local) {
-      return write(Path.of(buildFile(buildId, relative)), header, records);
+      return write.writeTo(Path.of(buildFile(buildId, relative)));
     }
     Path staged = Files.createTempFile("pagemark-group-", ".pmi");
     try {
-      GroupHeader done = write(staged, header, records);
+      GroupHeader done = write.writeTo(staged);
       try (OutputStream out = create(buildFile(buildId, relative))) {
         Files.copy(staged, out);
       }
@@ -113,11 +113,13 @@ final class BuildOutput implements Serializable {
     }
   }
 
-  private static GroupHeader write(Path file, GroupHeader header, Records records) throws IOException {
-    try (GroupFileWriter w = new GroupFileWriter(file, header)) {
-      records.writeTo(w);
-      return w.finish();
-    }
+  /**
+   * The format version of part files: version 1 on a local disk, where fixed-width records are the cheapest to write
+   * and to read back; the writers' version elsewhere, where each part is uploaded and downloaded once and version 2's
+   * records are several times smaller. {@link GroupFileWriter#join} reads either.
+   */
+  int partFormatVersion() {
+    return local ? GroupFileFormat.VERSION_1 : GroupFileFormat.defaultVersion();
   }
 
   /** Opens a part file of the build being written (from another file system, through a local copy). */

@@ -4,6 +4,7 @@ import io.pagemark.transforms.Backfill;
 
 import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.GroupFile;
+import io.pagemark.format.GroupFileWriter;
 import io.pagemark.format.GroupHeader;
 import io.pagemark.format.GroupPaths;
 import io.pagemark.key.KeyValue;
@@ -17,8 +18,10 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.values.KV;
 
 /**
- * Joins the part files of a big group, in part order, into its group file: one sequential pass, with records widened
- * to the group's widest part (padding is zeros, so widening changes nothing else). Memory use is one read block.
+ * Joins the part files of a big group, in part order, into its group file ({@link GroupFileWriter#join}): the parts'
+ * records are read as version-1 bytes (as they are stored, on a local disk), and the group file is encoded once,
+ * with no spool.
+ * The run counts of the manifest come with the parts ({@link WritePartFn.PartFile}), so no record is decoded.
  */
 final class ConcatPartsFn extends DoFn<KV<String, Iterable<WritePartFn.PartFile>>, GroupSummary> {
   private final KeySchema schema;
@@ -48,27 +51,25 @@ final class ConcatPartsFn extends DoFn<KV<String, Iterable<WritePartFn.PartFile>
       }
     }
     int width = parts.stream().mapToInt(WritePartFn.PartFile::width).max().orElseThrow();
-    KeyValue key;
-    try (GroupFile first = output.openPart(buildId, parts.get(0).path())) {
-      key = first.header().groupKey();
+    WritePartFn.Stats stats = new WritePartFn.Stats(0, 0, 0);
+    for (WritePartFn.PartFile p : parts) {
+      stats = stats.plus(new WritePartFn.Stats(p.entries(), p.tieRuns(), p.unresolvedRuns()));
     }
-    long[] counts = new long[3];
-    GroupHeader done = output.writeGroupFile(buildId, GroupPaths.relativePath(key),
-        WritePartFn.header(schema, key, width, buildId, buildTimeMillis), w -> {
-          for (WritePartFn.PartFile p : parts) {
-            try (GroupFile f = output.openPart(buildId, p.path())) {
-              f.forEachRecord(r -> {
-                w.append(r);
-                counts[0]++;
-                if (r.tiePosition() == 0 && r.runLength() > 1) {
-                  counts[1]++;
-                  counts[2] += r.runOrderKnown() ? 0 : 1;
-                }
-              });
-            }
-          }
-        });
-    groups.inc();
-    out.output(WritePartFn.summary(key, done, new WritePartFn.Stats(counts[0], counts[1], counts[2])));
+    List<GroupFile> files = new ArrayList<>();
+    try {
+      for (WritePartFn.PartFile p : parts) {
+        files.add(output.openPart(buildId, p.path()));
+      }
+      KeyValue key = files.get(0).header().groupKey();
+      GroupHeader header = WritePartFn.header(schema, key, width, buildId, buildTimeMillis);
+      GroupHeader done = output.writeGroupFile(buildId, GroupPaths.relativePath(key),
+          file -> GroupFileWriter.join(file, header, files));
+      groups.inc();
+      out.output(WritePartFn.summary(key, done, stats));
+    } finally {
+      for (GroupFile f : files) {
+        f.close();
+      }
+    }
   }
 }

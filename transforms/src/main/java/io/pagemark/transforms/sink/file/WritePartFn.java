@@ -23,15 +23,17 @@ import org.apache.beam.sdk.values.TupleTag;
 
 /**
  * Writes an ordered part into the build being written ({@link BuildOutput}): a group of one part straight to its group
- * file; a part of a bigger group to a part file (same format, its own record width) that {@link ConcatPartsFn} joins
- * once all parts exist.
+ * file, encoded once from the records in memory; a part of a bigger group to a part file (its own record width, in
+ * {@link BuildOutput#partFormatVersion()}: version 1 on a local disk) that {@link ConcatPartsFn} joins into the group
+ * file once all parts exist. Part files are internal to the partial build and deleted before it is published.
  */
 final class WritePartFn extends DoFn<OrderedPart, GroupSummary> {
   static final TupleTag<GroupSummary> GROUPS = new TupleTag<>("groups") {};
   static final TupleTag<KV<String, PartFile>> PARTS = new TupleTag<>("parts") {};
 
-  /** A written part file of a group. */
-  record PartFile(int part, int parts, String path, long entries, int width) implements Serializable {
+  /** A written part file of a group, with the counts of its records' runs of equal sort keys. */
+  record PartFile(int part, int parts, String path, long entries, int width, long tieRuns, long unresolvedRuns)
+      implements Serializable {
     private static final long serialVersionUID = 1L;
   }
 
@@ -55,27 +57,21 @@ final class WritePartFn extends DoFn<OrderedPart, GroupSummary> {
     for (IndexRecord r : part.records()) {
       width = Math.max(width, GroupFileWriter.widthFor(r.keys()));
     }
+    GroupHeader header = header(schema, part.group(), width, buildId, buildTimeMillis);
+    Stats stats = Stats.of(part.records());
     if (part.parts() == 1) {
-      GroupHeader done = write(GroupPaths.relativePath(part.group()), part.group(), width, part.records());
+      GroupHeader done = output.writeGroupFile(buildId, GroupPaths.relativePath(part.group()),
+          file -> GroupFileWriter.write(file, header, part.records()));
       groups.inc();
-      out.get(GROUPS).output(summary(part.group(), done, Stats.of(part.records())));
+      out.get(GROUPS).output(summary(part.group(), done, stats));
     } else {
       String relative = partPath(part.group(), part.part());
-      write(relative, part.group(), width, part.records());
-      out.get(PARTS)
-          .output(KV.of(OrderGroups.groupId(part.group()),
-              new PartFile(part.part(), part.parts(), relative, part.records().size(), width)));
+      output.writeGroupFile(buildId, relative,
+          file -> GroupFileWriter.write(file, header, part.records(), output.partFormatVersion()));
+      out.get(PARTS).output(KV.of(OrderGroups.groupId(part.group()), new PartFile(part.part(), part.parts(),
+          relative, part.records().size(), width, stats.tieRuns(), stats.unresolvedRuns())));
     }
     entries.inc(part.records().size());
-  }
-
-  private GroupHeader write(String relative, KeyValue group, int width, Iterable<IndexRecord> records)
-      throws IOException {
-    return output.writeGroupFile(buildId, relative, header(schema, group, width, buildId, buildTimeMillis), w -> {
-      for (IndexRecord r : records) {
-        w.append(r);
-      }
-    });
   }
 
   static GroupHeader header(KeySchema schema, KeyValue group, int width, String buildId, long buildTimeMillis) {

@@ -1,0 +1,150 @@
+package io.pagemark.format;
+
+import io.pagemark.key.KeyValue;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A group's records in rank order, in the version-1 record layout (docs/file-format.md), that can be read more than
+ * once: what a version-2 file is encoded from ({@link GroupFileV2Writer}). The records come from a spool file, from
+ * the files of a group's parts one after another, or from records in memory, encoded a block at a time.
+ */
+interface V1Records {
+  int BLOCK_BYTES = 1 << 20;
+
+  /** Receives a record as the bytes of a block, the record's offset in it, and its rank in the group. */
+  interface Consumer {
+    void accept(byte[] block, int at, long rank) throws IOException;
+  }
+
+  /** Number of records. */
+  long count();
+
+  /** Calls {@code consumer} with every record in rank order. */
+  void forEach(Consumer consumer) throws IOException;
+
+  /** The records of group files read one after another (any version; version 2 is unpacked as it is read). */
+  static V1Records ofFiles(List<GroupFile> files) {
+    long count = files.stream().mapToLong(GroupFile::count).sum();
+    return new V1Records() {
+      @Override
+      public long count() {
+        return count;
+      }
+
+      @Override
+      public void forEach(Consumer consumer) throws IOException {
+        long base = 0;
+        byte[] block = null;
+        for (GroupFile f : files) {
+          int width = f.unpackedRecordWidth();
+          int perBlock = Math.max(1, BLOCK_BYTES / width);
+          if (block == null || block.length < perBlock * width) {
+            block = new byte[perBlock * width];
+          }
+          for (long rank = 0; rank < f.count(); ) {
+            int n = (int) Math.min(perBlock, f.count() - rank);
+            f.readUnpacked(rank, n, block, 0);
+            for (int i = 0; i < n; i++, rank++) {
+              consumer.accept(block, i * width, base + rank);
+            }
+          }
+          base += f.count();
+        }
+      }
+    };
+  }
+
+  /**
+   * Records in memory, encoded with {@code header}'s attributes and record width a block at a time on every pass
+   * (memory use is one block whatever the group's size).
+   *
+   * @throws IllegalArgumentException (from {@link #forEach}) when a record does not fit the header
+   */
+  static V1Records ofRecords(List<IndexRecord> records, GroupHeader header) {
+    return new V1Records() {
+      @Override
+      public long count() {
+        return records.size();
+      }
+
+      @Override
+      public void forEach(Consumer consumer) throws IOException {
+        int width = header.recordWidth();
+        int perBlock = Math.max(1, BLOCK_BYTES / width);
+        byte[] block = new byte[Math.min(perBlock, Math.max(1, records.size())) * width];
+        for (int rank = 0; rank < records.size(); ) {
+          int n = Math.min(perBlock, records.size() - rank);
+          for (int i = 0; i < n; i++) {
+            encode(records.get(rank + i), header, block, i * width);
+          }
+          for (int i = 0; i < n; i++, rank++) {
+            consumer.accept(block, i * width, rank);
+          }
+        }
+      }
+    };
+  }
+
+  /**
+   * Encodes {@code r} as a version-1 record of {@code header}'s width at {@code a[start]}, zero-padded, after checking
+   * that it fits the header: its attributes' number and types, each value's length.
+   */
+  static void encode(IndexRecord r, GroupHeader header, byte[] a, int start) {
+    List<KeyValue> keys = r.keys();
+    List<KeyAttribute> attributes = header.attributes();
+    if (keys.size() != attributes.size()) {
+      throw new IllegalArgumentException(
+          "record has " + keys.size() + " key values; the header declares " + attributes.size());
+    }
+    int end = start + header.recordWidth();
+    if (end - start < GroupFileFormat.RECORD_PREFIX_BYTES) {
+      throw new IllegalArgumentException("record needs more than the header's width of " + header.recordWidth()
+          + " bytes");
+    }
+    int p = putInt(a, start, r.tiePosition());
+    p = putInt(a, p, r.runLength() | (r.runOrderKnown() ? 0 : GroupFileFormat.RUN_ORDER_UNKNOWN));
+    p = putInt(a, p, r.descendingSlot());
+    for (int i = 0; i < keys.size(); i++) {
+      KeyValue k = keys.get(i);
+      KeyAttribute attribute = attributes.get(i);
+      if (k.type() != attribute.type()) {
+        throw new IllegalArgumentException("attribute " + attribute.name() + " is declared " + attribute.type()
+            + " but the record holds " + k.type());
+      }
+      int length = k.length();
+      if (length > GroupFileFormat.MAX_VALUE_BYTES) {
+        // the length field is two bytes: a longer value would be stored with a wrapped length
+        throw new IllegalArgumentException(
+            "attribute " + attribute.name() + " holds " + length + " bytes; the format stores at most 65535");
+      }
+      if (end - p < 2 + length) {
+        throw new IllegalArgumentException(
+            "record needs more than the header's width of " + header.recordWidth() + " bytes");
+      }
+      a[p] = (byte) (length >>> 8);
+      a[p + 1] = (byte) length;
+      k.copyTo(a, p + 2);
+      p += 2 + length;
+    }
+    Arrays.fill(a, p, end, (byte) 0);
+  }
+
+  static int putInt(byte[] a, int p, int v) {
+    a[p] = (byte) (v >>> 24);
+    a[p + 1] = (byte) (v >>> 16);
+    a[p + 2] = (byte) (v >>> 8);
+    a[p + 3] = (byte) v;
+    return p + 4;
+  }
+
+  static int getInt(byte[] a, int p) {
+    return ((a[p] & 0xFF) << 24) | ((a[p + 1] & 0xFF) << 16) | ((a[p + 2] & 0xFF) << 8) | (a[p + 3] & 0xFF);
+  }
+
+  /** A version-1 file's records (a spool), read a block at a time. */
+  static V1Records ofFile(GroupFile file) {
+    return ofFiles(List.of(file));
+  }
+}
