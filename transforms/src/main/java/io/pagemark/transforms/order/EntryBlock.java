@@ -110,6 +110,10 @@ final class EntryBlock {
   static List<KeyValue> keys(byte[] b, int p) {
     int n = readVarInt(b, p);
     p = skipVarInt(b, p);
+    if (n == 2) { // the usual entry (sort key, table key): List.of(a, b) holds them with no array
+      KeyValue first = readKey(b, p);
+      return List.of(first, readKey(b, skipKey(b, p)));
+    }
     KeyValue[] keys = new KeyValue[n];
     for (int i = 0; i < n; i++) {
       keys[i] = readKey(b, p);
