@@ -20,9 +20,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * Orders one part of a group as DynamoDB does: sorts its entries by the order-preserving bytes of their sort keys
- * (then of their other keys, see {@link io.pagemark.dynamo.IndexEntry#ORDER}) without decoding them, learns
- * DynamoDB's order of each run of equal sort keys ({@link DynamoTieOrder}), and emits the part's records, decoding
- * each entry once (see {@link PartSort}). Holds one part in memory, never a group.
+ * (then of their other keys, see {@link io.pagemark.dynamo.IndexEntry#ORDER}) without decoding them
+ * ({@link PartSort}), learns DynamoDB's order of each run of equal sort keys ({@link DynamoTieOrder}), and emits the
+ * part's records, decoding each entry once. Holds one part in memory, never a group.
  */
 final class OrderPartFn extends DoFn<KV<byte[], Iterable<EntryBlock>>, OrderedPart> {
   private final OrderGroups spec;
