@@ -76,6 +76,7 @@ final class PartSort {
   }
 
   private void sort() {
+    // code and entry index share one long, so that sorting primitives (no objects, no comparator) does most of it
     int shift = indexBits();
     PrefixCode.Ranges ranges = new PrefixCode.Ranges();
     for (int i = 0; i < size; i++) {
