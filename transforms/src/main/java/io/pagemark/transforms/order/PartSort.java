@@ -21,6 +21,7 @@ final class PartSort {
   private int[] sortTo;
   private long[] codes; // per entry: its PrefixCode
   private int[] sorted; // entries in order
+  private int[] ranks; // per entry: its rank in order
 
   /** Reads and sorts the entries of {@code part}'s blocks (at least one entry). */
   PartSort(Iterable<EntryBlock> part) {
@@ -57,20 +58,28 @@ final class PartSort {
     return size;
   }
 
-  /** The block of the {@code rank}-th entry in order. */
-  EntryBlock block(int rank) {
-    return blocks.get(blockOf[sorted[rank]]);
+  /** The entry (numbered in the order the blocks gave them) at {@code rank} in order. */
+  int entry(int rank) {
+    return sorted[rank];
   }
 
-  /** Where the {@code rank}-th entry in order starts in its {@link #block}. */
-  int entryAt(int rank) {
-    return at[sorted[rank]];
+  /** The rank in order of {@code entry}. */
+  int rank(int entry) {
+    return ranks[entry];
   }
 
-  /** Whether the entries at ranks {@code r} and {@code s} have equal sort keys (type and value). */
-  boolean sameSortKey(int r, int s) {
-    int i = sorted[r];
-    int j = sorted[s];
+  /** The block that holds {@code entry}. */
+  EntryBlock block(int entry) {
+    return blocks.get(blockOf[entry]);
+  }
+
+  /** Where {@code entry} starts in its {@link #block}. */
+  int at(int entry) {
+    return at[entry];
+  }
+
+  /** Whether entries {@code i} and {@code j} have equal sort keys (type and value). */
+  boolean sameSortKey(int i, int j) {
     // the code is a function of the sort key alone: different codes, different sort keys
     return codes[i] == codes[j] && compareSortKey(i, j) == 0;
   }
@@ -104,6 +113,9 @@ final class PartSort {
         sortRun(r, end);
       }
       r = end;
+    }    ranks = new int[size];
+    for (int r = 0; r < size; r++) {
+      ranks[sorted[r]] = r;
     }
   }
 
