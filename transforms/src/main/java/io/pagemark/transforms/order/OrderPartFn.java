@@ -92,8 +92,8 @@ final class OrderPartFn extends DoFn<KV<byte[], Iterable<EntryBlock>>, OrderedPa
       r = end;
     }
     IndexRecord[] records = new IndexRecord[n];
-    // the other entries are decoded in the order their blocks hold them: read in rank order, every entry's bytes
-    // were a cache miss, and decoding a part took three times as long
+    // the other entries are decoded in the order their blocks hold them: in rank order their bytes are read at
+    // random across the part's blocks, and decoding a part of 200,000 entries took about three times as long
     for (int i = 0; i < n; i++) {
       if (!tied[i]) {
         byte[] b = sorted.block(i).bytes();
