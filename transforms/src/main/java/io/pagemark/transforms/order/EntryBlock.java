@@ -32,6 +32,7 @@ final class EntryBlock {
   private final byte[] bytes;
   private final int length;
   private final int count;
+  private KeyValue group; // decoded once: each entry of a run of ties becomes an IndexEntry with it
 
   EntryBlock(byte[] bytes, int length, int count) {
     this.bytes = bytes;
@@ -60,7 +61,12 @@ final class EntryBlock {
 
   /** The block's group key, as stored. */
   KeyValue group() {
-    return readKey(bytes, 0);
+    KeyValue g = group;
+    if (g == null) { // a KeyValue is immutable: threads that race here decode equal values
+      g = readKey(bytes, 0);
+      group = g;
+    }
+    return g;
   }
 
   /** A block of these entries, grouped under the first one's group key (tests). */
@@ -110,6 +116,10 @@ final class EntryBlock {
   static List<KeyValue> keys(byte[] b, int p) {
     int n = readVarInt(b, p);
     p = skipVarInt(b, p);
+    if (n == 2) { // the usual entry (sort key, table key): List.of(a, b) holds them with no array
+      KeyValue first = readKey(b, p);
+      return List.of(first, readKey(b, skipKey(b, p)));
+    }
     KeyValue[] keys = new KeyValue[n];
     for (int i = 0; i < n; i++) {
       keys[i] = readKey(b, p);
