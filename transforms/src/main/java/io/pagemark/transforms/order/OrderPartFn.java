@@ -76,7 +76,7 @@ final class OrderPartFn extends DoFn<KV<byte[], Iterable<EntryBlock>>, OrderedPa
     java.util.TreeMap<String, List<EntryBlock>> groups = new java.util.TreeMap<>();
     for (EntryBlock block : blocks) {
       String id = OrderGroups.groupId(block.groupOf(block.firstEntry()));
-      groups.computeIfAbsent(id, g -> new ArrayList<>()).add(block);
+      groups.computeIfAbsent(id, g -> new java.util.ArrayList<>()).add(block);
     }
     return groups.values();
   }
