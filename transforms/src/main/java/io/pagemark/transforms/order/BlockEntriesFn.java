@@ -39,6 +39,7 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
   static final int GROUP_BYTES = 256;
 
   private final long sampleEvery;
+  private final long maxBytesHeld;
   private transient Map<KeyValue, Group> groups;
   /** Bytes of the waiting blocks. */
   private transient long heldBytes;
@@ -64,7 +65,13 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
   }
 
   BlockEntriesFn(long sampleEvery) {
+    this(sampleEvery, MAX_BYTES_HELD);
+  }
+
+  /** With another budget than {@value #MAX_BYTES_HELD} bytes (for tests: a small one makes every path run). */
+  BlockEntriesFn(long sampleEvery, long maxBytesHeld) {
     this.sampleEvery = sampleEvery;
+    this.maxBytesHeld = maxBytesHeld;
   }
 
   @StartBundle
@@ -88,7 +95,7 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
     };
     Group g = groups.get(e.group());
     if (g == null) {
-      if ((long) groups.size() * GROUP_BYTES >= MAX_BYTES_HELD / 2) {
+      if ((long) groups.size() * GROUP_BYTES >= maxBytesHeld / 2) {
         emitAll(out, true);
       }
       g = new Group(e.group());
@@ -112,7 +119,7 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
     heldBytes += g.block.size() - before;
     if (g.block.count() >= BLOCK_ENTRIES) {
       emitBlock(g, out);
-    } else if (heldBytes + (long) groups.size() * GROUP_BYTES >= MAX_BYTES_HELD) {
+    } else if (heldBytes + (long) groups.size() * GROUP_BYTES >= maxBytesHeld) {
       emitAll(out, false);
     }
   }

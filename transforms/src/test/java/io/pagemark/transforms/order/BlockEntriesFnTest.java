@@ -1,0 +1,102 @@
+package io.pagemark.transforms.order;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.is;
+
+import io.pagemark.dynamo.IndexEntry;
+import io.pagemark.key.KeyType;
+import io.pagemark.key.KeyValue;
+import io.pagemark.transforms.TestPipelineExtension;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.beam.sdk.coders.ByteArrayCoder;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.testing.PAssert;
+import org.apache.beam.sdk.testing.TestPipeline;
+import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.beam.sdk.values.TupleTagList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Blocking keeps every entry, once, in a block of its own group, and counts every group, whatever the memory budget
+ * makes it do: a budget of a few kilobytes emits blocks early and forgets groups (emitting their samples) many times.
+ */
+@ExtendWith(TestPipelineExtension.class)
+class BlockEntriesFnTest {
+  @Test
+  void aSmallBudgetLosesNothingAndMixesNoGroups(TestPipeline p) {
+    PCollectionTuple out = p.apply(Create.of(entries()).withCoder(IndexEntryCoder.of()))
+        .apply(ParDo.of(new BlockEntriesFn(7, 4096))
+            .withOutputTags(BlockEntriesFn.BLOCKS, TupleTagList.of(BlockEntriesFn.SAMPLES)));
+    PAssert.that(out.get(BlockEntriesFn.BLOCKS).setCoder(KvCoder.of(ByteArrayCoder.of(), EntryBlockCoder.of())))
+        .satisfies(blocks -> {
+          Map<String, IndexEntry> seen = new HashMap<>();
+          int count = 0;
+          for (var kv : blocks) {
+            count++;
+            List<IndexEntry> inBlock = kv.getValue().entries();
+            KeyValue group = inBlock.get(0).group();
+            assertThat("a block is keyed by its group", kv.getKey(), equalTo(AssignPartFn.prefix(group)));
+            assertThat(inBlock.size() <= BlockEntriesFn.BLOCK_ENTRIES, is(true));
+            for (IndexEntry e : inBlock) {
+              assertThat("one group in a block", e.group(), equalTo(group));
+              assertThat("entry " + e + " came once", seen.put(e.keys().get(1).text(), e) == null, is(true));
+            }
+          }
+          List<IndexEntry> expected = entries();
+          assertThat(seen.size(), is(expected.size()));
+          for (IndexEntry e : expected) {
+            IndexEntry got = seen.get(e.keys().get(1).text());
+            assertThat(got, equalTo(e));
+            assertThat("the group key as stored", got.group().text(), equalTo(e.group().text()));
+          }
+          assertThat("the budget emitted blocks early", count, greaterThan(3 * groupsOf(expected).size()));
+          return null;
+        });
+    PAssert.that(out.get(BlockEntriesFn.SAMPLES).setCoder(
+        KvCoder.of(StringUtf8Coder.of(), new PlanGroupFn.SampleCoder()))).satisfies(samples -> {
+          Map<String, Long> counted = new HashMap<>();
+          for (var kv : samples) {
+            counted.merge(kv.getKey(), kv.getValue().count, Long::sum);
+          }
+          assertThat(counted, equalTo(groupsOf(entries())));
+          return null;
+        });
+    p.run().waitUntilFinish();
+  }
+
+  /** Entries per group id. */
+  static Map<String, Long> groupsOf(List<IndexEntry> entries) {
+    Map<String, Long> n = new HashMap<>();
+    for (IndexEntry e : entries) {
+      n.merge(OrderGroups.groupId(e.group()), 1L, Long::sum);
+    }
+    return n;
+  }
+
+  /** 200 groups of 1 to 30 entries and one of 2,500, number group keys written two ways, shuffled. */
+  static List<IndexEntry> entries() {
+    Random rnd = new Random(5);
+    List<IndexEntry> all = new ArrayList<>();
+    for (int g = 0; g < 201; g++) {
+      int size = g == 0 ? 2_500 : 1 + rnd.nextInt(30);
+      for (int i = 0; i < size; i++) {
+        String group = i % 3 == 0 ? g + ".0" : Integer.toString(g);
+        all.add(new IndexEntry(KeyValue.parse(KeyType.N, group),
+            List.of(KeyValue.ofString("k" + rnd.nextInt(1000)), KeyValue.ofString("pk" + g + "#" + i))));
+      }
+    }
+    Collections.shuffle(all, rnd);
+    return all;
+  }
+}
