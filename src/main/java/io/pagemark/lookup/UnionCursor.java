@@ -99,6 +99,12 @@ public final class UnionCursor {
     } catch (IllegalArgumentException e) {
       throw new CursorRefusedException("the cursor is not base64url; pass it back exactly as it was given");
     }
+    // a cursor has one text: base64 leaves unused bits in its last character, and a text that sets them decodes to
+    // the same bytes but is not the cursor that was given
+    if (!Base64.getUrlEncoder().withoutPadding().encodeToString(all).equals(cursor)) {
+      throw new CursorRefusedException(
+          "the cursor is not the text it was given as; pass it back exactly as it was given");
+    }
     if (all.length < 2 + 2 + 2 * DIGEST + TAG || all[0] != VERSION) {
       throw new CursorRefusedException("the cursor is malformed or of another version; start again from page 1");
     }

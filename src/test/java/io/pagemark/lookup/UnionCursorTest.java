@@ -51,6 +51,13 @@ class UnionCursorTest {
         assertThrows(LookupException.class, () -> cursors.decode(f, GROUPS, "20261123T200922Z-5e2a"), "byte " + i);
       }
     }
+    // the last character's unused bits: the same bytes, another text
+    for (char last : "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".toCharArray()) {
+      String f = c.substring(0, c.length() - 1) + last;
+      if (!f.equals(c)) {
+        assertThrows(LookupException.class, () -> cursors.decode(f, GROUPS, "20261123T200922Z-5e2a"), f);
+      }
+    }
     LookupException other = assertThrows(LookupException.class,
         () -> cursors.decode(c, List.of(GROUPS.get(0), KeyValue.ofString("PRODUCT#42/4")), "20261123T200922Z-5e2a"));
     assertThat(other.getMessage(), containsString("another set of groups"));
