@@ -63,8 +63,13 @@ final class ChildJvm {
    * repo}): every child of this suite is a build, timed as a user runs it.
    */
   static List<String> buildFlags(Path repo) throws IOException {
+    return optionsFile(repo.resolve("pipelines").resolve("build-jvm.options"));
+  }
+
+  /** The flags of a JVM options file as bin/pagemark reads it: one a line, skipping blank lines and {@code #}. */
+  static List<String> optionsFile(Path file) throws IOException {
     List<String> flags = new ArrayList<>();
-    for (String line : java.nio.file.Files.readAllLines(repo.resolve("pipelines").resolve("build-jvm.options"))) {
+    for (String line : java.nio.file.Files.readAllLines(file)) {
       String flag = line.trim();
       if (!flag.isEmpty() && !flag.startsWith("#")) {
         flags.add(flag);

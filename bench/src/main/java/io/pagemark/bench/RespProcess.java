@@ -33,13 +33,7 @@ final class RespProcess implements AutoCloseable {
 
   /** The JVM flags {@code bin/pagemark resp} runs with (from {@code server/resp-jvm.options} under {@code repo}). */
   static List<String> jvmFlags(Path repo) throws IOException {
-    List<String> flags = new ArrayList<>();
-    for (String line : Files.readAllLines(repo.resolve("server").resolve("resp-jvm.options"))) {
-      if (!line.isBlank() && !line.startsWith("#")) {
-        flags.add(line.trim());
-      }
-    }
-    return flags;
+    return ChildJvm.optionsFile(repo.resolve("server").resolve("resp-jvm.options"));
   }
 
   /** Starts {@code pagemark resp} with these arguments on a free port; its output goes to {@code log}. */

@@ -117,16 +117,12 @@ public record SyntheticEntries(long entries, int groups, long hotEntries) implem
     for (int p = 0; p < prefix.length(); p++) {
       b[p] = (byte) prefix.charAt(p); // ASCII
     }
-    long rest = n;
-    for (int p = b.length - 1; p >= prefix.length(); p--) {
-      b[p] = (byte) ('0' + rest % 10);
-      rest /= 10;
-    }
+    digits(b, prefix.length(), n, length);
     return new String(b, StandardCharsets.ISO_8859_1);
   }
 
   /** Writes {@code value} as {@code width} decimal digits at {@code at} (leading digits beyond it are dropped). */
-  private static void digits(byte[] b, int at, int value, int width) {
+  private static void digits(byte[] b, int at, long value, int width) {
     for (int p = at + width - 1; p >= at; p--) {
       b[p] = (byte) ('0' + value % 10);
       value /= 10;
