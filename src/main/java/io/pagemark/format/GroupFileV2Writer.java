@@ -15,7 +15,7 @@ import java.util.zip.CRC32C;
  * parts, or records in memory), as a version-2 group file with a chosen layout (docs/format-v2.md), straight from the
  * record bytes (no record is decoded into objects): the records in one sequential pass, the tie table's runs and slots
  * in one more pass each (only when the group has tie runs and keeps them out of its records), then the header, and an
- * fsync. The stream writer, {@link GroupFileWriter#write} and {@link GroupFileWriter#join} all encode here, so they
+ * fsync unless the caller syncs the file itself ({@link FileSync}). The stream writer, {@link GroupFileWriter#write} and {@link GroupFileWriter#join} all encode here, so they
  * write the same bytes for the same records ({@link GroupFileSplice} copies a base file's encoded records instead).
  */
 final class GroupFileV2Writer {
@@ -24,9 +24,10 @@ final class GroupFileV2Writer {
   /**
    * Writes {@code target} from {@code in}; returns the header written. {@code header} gives the group, attributes and
    * build; its width, count and checksum are replaced by the layout's width, {@code in}'s count and the checksum of
-   * what is written.
+   * what is written. With {@link FileSync#ON_FINISH} the file is durable when this returns.
    */
-  static GroupHeader write(V1Records in, GroupHeader header, Path target, LayoutV2 layout) throws IOException {
+  static GroupHeader write(V1Records in, GroupHeader header, Path target, LayoutV2 layout, FileSync sync)
+      throws IOException {
     MessageDigest sha;
     try {
       sha = MessageDigest.getInstance("SHA-256");
@@ -83,7 +84,9 @@ final class GroupFileV2Writer {
       while (hb.hasRemaining()) {
         out.write(hb, hb.position());
       }
-      out.force(true);
+      if (sync == FileSync.ON_FINISH) {
+        out.force(true);
+      }
       return done;
     } catch (IOException | RuntimeException e) {
       Files.deleteIfExists(target); // a half-written file is no use to anyone: none is left behind

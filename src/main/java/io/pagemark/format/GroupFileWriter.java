@@ -40,6 +40,7 @@ public final class GroupFileWriter implements AutoCloseable {
   /** The file to write; {@link #file} is its spool when it is a version-2 file. */
   private final Path target;
   private final int version;
+  private final FileSync sync;
   /** Version 2: what the writer learned about the group's columns and ties; null for version 1. */
   private final GroupColumns columns;
   private final GroupHeader header;
@@ -69,11 +70,17 @@ public final class GroupFileWriter implements AutoCloseable {
    * #widthFor}) whatever the version.
    */
   public GroupFileWriter(Path file, GroupHeader header, int formatVersion) throws IOException {
+    this(file, header, formatVersion, FileSync.ON_FINISH);
+  }
+
+  /** A file of a given format version, made durable by {@link #finish()} or left to the caller, as {@code sync} says. */
+  public GroupFileWriter(Path file, GroupHeader header, int formatVersion, FileSync sync) throws IOException {
     if (formatVersion != GroupFileFormat.VERSION_1 && formatVersion != GroupFileFormat.VERSION_2) {
       throw new IllegalArgumentException("group file format versions are 1 and 2, not " + formatVersion);
     }
     this.target = file;
     this.version = formatVersion;
+    this.sync = java.util.Objects.requireNonNull(sync, "sync");
     if (formatVersion == GroupFileFormat.VERSION_2) {
       file = file.resolveSibling(file.getFileName() + ".spool");
       this.columns = new GroupColumns(header.attributes().size());
@@ -101,7 +108,7 @@ public final class GroupFileWriter implements AutoCloseable {
    * commit); the file is durable only after {@code finish()} either way.
    */
   public void startWriteBack() {
-    writeBack = version == GroupFileFormat.VERSION_1; // a version-2 spool is never synced
+    writeBack = version == GroupFileFormat.VERSION_1 && sync == FileSync.ON_FINISH; // a version-2 spool is never synced
   }
 
   /**
@@ -117,10 +124,19 @@ public final class GroupFileWriter implements AutoCloseable {
   /** {@link #write(Path, GroupHeader, List)} in a given format version. */
   public static GroupHeader write(Path file, GroupHeader header, List<IndexRecord> records, int formatVersion)
       throws IOException {
+    return write(file, header, records, formatVersion, FileSync.ON_FINISH);
+  }
+
+  /**
+   * {@link #write(Path, GroupHeader, List)} in a given format version, made durable as {@code sync} says (a build
+   * syncs all its files at once before publishing them: {@link FileSync#BY_CALLER}).
+   */
+  public static GroupHeader write(Path file, GroupHeader header, List<IndexRecord> records, int formatVersion,
+      FileSync sync) throws IOException {
     if (formatVersion == GroupFileFormat.VERSION_2) {
-      return writeVersion2(file, header, V1Records.ofRecords(records, header));
+      return writeVersion2(file, header, V1Records.ofRecords(records, header), sync);
     }
-    try (GroupFileWriter w = new GroupFileWriter(file, header, formatVersion)) {
+    try (GroupFileWriter w = new GroupFileWriter(file, header, formatVersion, sync)) {
       for (IndexRecord r : records) {
         w.append(r);
       }
@@ -142,6 +158,12 @@ public final class GroupFileWriter implements AutoCloseable {
   /** {@link #join(Path, GroupHeader, List)} in a given format version. */
   public static GroupHeader join(Path file, GroupHeader header, List<GroupFile> parts, int formatVersion)
       throws IOException {
+    return join(file, header, parts, formatVersion, FileSync.ON_FINISH);
+  }
+
+  /** {@link #join(Path, GroupHeader, List)} in a given format version, made durable as {@code sync} says. */
+  public static GroupHeader join(Path file, GroupHeader header, List<GroupFile> parts, int formatVersion,
+      FileSync sync) throws IOException {
     for (GroupFile part : parts) {
       if (!part.header().attributes().equals(header.attributes())) {
         throw new IllegalArgumentException("cannot join " + part.name() + " (attributes "
@@ -149,9 +171,9 @@ public final class GroupFileWriter implements AutoCloseable {
       }
     }
     if (formatVersion == GroupFileFormat.VERSION_2) {
-      return writeVersion2(file, header, V1Records.ofFiles(parts));
+      return writeVersion2(file, header, V1Records.ofFiles(parts), sync);
     }
-    try (GroupFileWriter w = new GroupFileWriter(file, header, formatVersion)) {
+    try (GroupFileWriter w = new GroupFileWriter(file, header, formatVersion, sync)) {
       for (GroupFile part : parts) {
         part.cursor().copyRest(w);
       }
@@ -159,11 +181,12 @@ public final class GroupFileWriter implements AutoCloseable {
     }
   }
 
-  private static GroupHeader writeVersion2(Path file, GroupHeader header, V1Records records) throws IOException {
+  private static GroupHeader writeVersion2(Path file, GroupHeader header, V1Records records, FileSync sync)
+      throws IOException {
     GroupColumns columns = new GroupColumns(header.attributes().size());
     records.forEach((b, at, rank) -> columns.addRecord(b, at));
     Files.createDirectories(file.getParent());
-    return GroupFileV2Writer.write(records, header, file, columns.layout(records.count()));
+    return GroupFileV2Writer.write(records, header, file, columns.layout(records.count()), sync);
   }
 
   /** The record width needed for a record holding these key values. */
@@ -321,7 +344,7 @@ public final class GroupFileWriter implements AutoCloseable {
       while (hb.hasRemaining()) {
         channel.write(hb, hb.position());
       }
-      if (version == GroupFileFormat.VERSION_1) {
+      if (version == GroupFileFormat.VERSION_1 && sync == FileSync.ON_FINISH) {
         channel.force(true);
       }
     } finally {
@@ -332,7 +355,7 @@ public final class GroupFileWriter implements AutoCloseable {
       return done;
     }
     try (GroupFile spool = GroupFile.open(file)) {
-      return GroupFileV2Writer.write(V1Records.ofFile(spool), done, target, columns.layout(done.entryCount()));
+      return GroupFileV2Writer.write(V1Records.ofFile(spool), done, target, columns.layout(done.entryCount()), sync);
     } finally {
       Files.deleteIfExists(file);
     }

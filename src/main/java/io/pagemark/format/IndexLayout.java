@@ -104,8 +104,25 @@ public final class IndexLayout {
   }
 
   /**
-   * Publishes a finished partial build: renames it into place, then points {@code CURRENT} at it. Idempotent: a
-   * retried publish of the same build succeeds.
+   * Makes every file and directory of a partial build durable, in one parallel pass: for writers that left their
+   * files to the caller ({@link FileSync#BY_CALLER}). Call it after the build's last file is written and before
+   * {@link #publish}.
+   *
+   * @throws NoSuchFileException if there is no such partial build
+   */
+  public void syncPartialBuild(String id) throws IOException {
+    Path partial = partialBuild(id);
+    if (!Files.isDirectory(partial)) {
+      throw new NoSuchFileException(partial.toString(), null, "no partial build " + id + " to sync");
+    }
+    DurableFiles.syncTree(partial);
+  }
+
+  /**
+   * Publishes a finished partial build: renames it into place, then points {@code CURRENT} at it. Each rename is
+   * synced (the new {@code CURRENT} before it replaces the old one), so that after a crash {@code CURRENT} names a
+   * whole build; the build's own files must be durable already (written with {@link FileSync#ON_FINISH}, or see
+   * {@link #syncPartialBuild}). Idempotent: a retried publish of the same build succeeds.
    */
   public void publish(String id) throws IOException {
     Path partial = partialBuild(id);
@@ -115,17 +132,20 @@ public final class IndexLayout {
         throw new IOException("cannot publish build " + id + ": " + done + " already exists");
       }
       Files.move(partial, done, StandardCopyOption.ATOMIC_MOVE);
+      DurableFiles.syncDirectory(done.getParent());
     } else if (!Files.isDirectory(done)) {
       throw new NoSuchFileException(partial.toString(), null, "nothing to publish for build " + id);
     }
     Path tmp = root.resolve(CURRENT + "." + id + ".tmp");
     Files.writeString(tmp, id + "\n", StandardCharsets.US_ASCII);
+    DurableFiles.sync(tmp);
     try {
       Files.move(tmp, root.resolve(CURRENT), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (AtomicMoveNotSupportedException e) {
       Files.deleteIfExists(tmp);
       throw new IOException("the index directory's file system cannot replace CURRENT atomically", e);
     }
+    DurableFiles.syncDirectory(root);
   }
 
   /**

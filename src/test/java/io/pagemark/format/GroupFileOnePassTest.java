@@ -80,6 +80,11 @@ class GroupFileOnePassTest {
         try (GroupFile f = GroupFile.open(reference)) {
           assertThat(done, equalTo(f.header()));
         }
+        // a build leaves the sync to its publish: the same bytes, the same header
+        Path unsynced = dir.resolve("unsynced.pmi");
+        assertThat(GroupFileWriter.write(unsynced, header(records), records, version, FileSync.BY_CALLER),
+            equalTo(done));
+        assertThat(Files.readAllBytes(unsynced), equalTo(Files.readAllBytes(reference)));
       }
     }
   }
@@ -105,12 +110,12 @@ class GroupFileOnePassTest {
           for (int i = 0; i + 1 < cuts.size(); i++) {
             List<IndexRecord> part = records.subList(cuts.get(i), cuts.get(i + 1));
             Path file = dir.resolve("part-" + i + ".pmi");
-            GroupFileWriter.write(file, header(part), part, partVersion);
+            GroupFileWriter.write(file, header(part), part, partVersion, FileSync.BY_CALLER); // as a build does
             parts.add(GroupFile.open(file));
           }
           String what = records.size() + " records in parts " + cuts + " of version " + partVersion;
           Path joined = dir.resolve("joined.pmi");
-          GroupFileWriter.join(joined, header(records), parts, GroupFileFormat.VERSION_2);
+          GroupFileWriter.join(joined, header(records), parts, GroupFileFormat.VERSION_2, FileSync.BY_CALLER);
           assertThat(what + ", version 2", Files.readAllBytes(joined),
               equalTo(Files.readAllBytes(streamed(records, GroupFileFormat.VERSION_2))));
           if (partVersion == GroupFileFormat.VERSION_1) {

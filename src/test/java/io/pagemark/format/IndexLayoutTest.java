@@ -150,4 +150,28 @@ class IndexLayoutTest {
       return s.map(p -> p.getFileName().toString()).sorted().toList();
     }
   }
+
+  @Test
+  void syncingAPartialBuildReachesEveryFileAndDirectoryOfIt() throws IOException {
+    IndexLayout layout = new IndexLayout(root);
+    Path partial = partialWithAFile(layout, "b1");
+    for (String f : List.of("groups/aa/bb/x.pmi", "groups/aa/bb/y.pmi", "groups/aa/cc/z.pmi", "manifest.jsonl")) {
+      Path p = partial.resolve(f);
+      Files.createDirectories(p.getParent());
+      Files.writeString(p, f);
+    }
+    // 5 files; the build, groups, aa, bb and cc
+    assertThat(DurableFiles.syncTree(partial), equalTo(new long[] {5, 5}));
+    layout.syncPartialBuild("b1");
+    assertThat(Files.readString(partial.resolve("groups/aa/cc/z.pmi")), equalTo("groups/aa/cc/z.pmi"));
+    layout.publish("b1");
+    assertThat(layout.currentBuildId(), equalTo("b1"));
+  }
+
+  @Test
+  void syncingAMissingPartialBuildSaysWhichOne() {
+    IndexLayout layout = new IndexLayout(root);
+    NoSuchFileException e = assertThrows(NoSuchFileException.class, () -> layout.syncPartialBuild("b9"));
+    assertThat(e.getMessage(), containsString("no partial build b9"));
+  }
 }

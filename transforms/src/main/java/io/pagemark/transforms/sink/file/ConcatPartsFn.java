@@ -4,6 +4,8 @@ import io.pagemark.transforms.Backfill;
 
 import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.GroupFile;
+import io.pagemark.format.FileSync;
+import io.pagemark.format.GroupFileFormat;
 import io.pagemark.format.GroupFileWriter;
 import io.pagemark.format.GroupHeader;
 import io.pagemark.format.GroupPaths;
@@ -63,7 +65,7 @@ final class ConcatPartsFn extends DoFn<KV<String, Iterable<WritePartFn.PartFile>
       KeyValue key = files.get(0).header().groupKey();
       GroupHeader header = WritePartFn.header(schema, key, width, buildId, buildTimeMillis);
       GroupHeader done = output.writeGroupFile(buildId, GroupPaths.relativePath(key),
-          file -> GroupFileWriter.join(file, header, files));
+          file -> GroupFileWriter.join(file, header, files, GroupFileFormat.defaultVersion(), FileSync.BY_CALLER));
       groups.inc();
       out.output(WritePartFn.summary(key, done, stats));
     } finally {

@@ -6,6 +6,8 @@ import io.pagemark.transforms.Backfill;
 import io.pagemark.transforms.order.OrderedPart;
 
 import io.pagemark.dynamo.KeySchema;
+import io.pagemark.format.FileSync;
+import io.pagemark.format.GroupFileFormat;
 import io.pagemark.format.GroupFileWriter;
 import io.pagemark.format.GroupHeader;
 import io.pagemark.format.GroupPaths;
@@ -61,13 +63,14 @@ final class WritePartFn extends DoFn<OrderedPart, GroupSummary> {
     Stats stats = Stats.of(part.records());
     if (part.parts() == 1) {
       GroupHeader done = output.writeGroupFile(buildId, GroupPaths.relativePath(part.group()),
-          file -> GroupFileWriter.write(file, header, part.records()));
+          file -> GroupFileWriter.write(file, header, part.records(), GroupFileFormat.defaultVersion(),
+              FileSync.BY_CALLER));
       groups.inc();
       out.get(GROUPS).output(summary(part.group(), done, stats));
     } else {
       String relative = partPath(part.group(), part.part());
       output.writeGroupFile(buildId, relative,
-          file -> GroupFileWriter.write(file, header, part.records(), output.partFormatVersion()));
+          file -> GroupFileWriter.write(file, header, part.records(), output.partFormatVersion(), FileSync.BY_CALLER));
       out.get(PARTS).output(KV.of(OrderGroups.groupId(part.group()), new PartFile(part.part(), part.parts(),
           relative, part.records().size(), width, stats.tieRuns(), stats.unresolvedRuns())));
     }
