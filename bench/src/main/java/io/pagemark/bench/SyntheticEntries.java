@@ -8,7 +8,6 @@ import io.pagemark.key.KeyValue;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.util.List;
 
 /**
@@ -25,6 +24,8 @@ import java.util.List;
 public record SyntheticEntries(long entries, int groups, long hotEntries) implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final long BASE_SECONDS = Instant.parse("2024-01-01T00:00:00Z").getEpochSecond();
+  private static final byte[] GROUP_PREFIX = "SKU-".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] TABLE_PREFIX = "comment-".getBytes(StandardCharsets.US_ASCII);
   private static final long SPAN_SECONDS =
       Instant.parse("2026-11-01T00:00:00Z").getEpochSecond() - BASE_SECONDS;
 
@@ -59,7 +60,11 @@ public record SyntheticEntries(long entries, int groups, long hotEntries) implem
   }
 
   public static String groupKey(int g) {
-    return padded("SKU-", g, 5);
+    return text(groupKeyBytes(g));
+  }
+
+  private static byte[] groupKeyBytes(int g) {
+    return padded(GROUP_PREFIX, g, 5);
   }
 
   /**
@@ -68,32 +73,61 @@ public record SyntheticEntries(long entries, int groups, long hotEntries) implem
    * (a table read does not format datetimes).
    */
   public static String sortKey(long i) {
-    return isoSeconds(BASE_SECONDS + Math.floorMod(mix(i), SPAN_SECONDS));
+    return text(sortKeyBytes(i));
+  }
+
+  private static byte[] sortKeyBytes(long i) {
+    return isoSecondsBytes(BASE_SECONDS + Math.floorMod(mix(i), SPAN_SECONDS));
   }
 
   /** {@code Instant.ofEpochSecond(seconds).toString()} for the years 0 to 9999. */
   static String isoSeconds(long seconds) {
-    LocalDate day = LocalDate.ofEpochDay(Math.floorDiv(seconds, 86_400));
+    return text(isoSecondsBytes(seconds));
+  }
+
+  /**
+   * {@link #isoSeconds} as ASCII bytes. The civil date comes from the day number by arithmetic over 400-year eras
+   * that start on March 1st (so that a leap day ends its year), with no {@code LocalDate} made per entry.
+   */
+  private static byte[] isoSecondsBytes(long seconds) {
+    long day = Math.floorDiv(seconds, 86_400);
     int second = (int) Math.floorMod(seconds, 86_400);
+    long shifted = day + 719_468; // days from 0000-03-01 to 1970-01-01
+    long era = Math.floorDiv(shifted, 146_097);
+    int dayOfEra = (int) (shifted - era * 146_097);
+    int yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365;
+    int dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100);
+    int marchMonth = (5 * dayOfYear + 2) / 153; // 0 is March, 11 is February
+    int dayOfMonth = dayOfYear - (153 * marchMonth + 2) / 5 + 1;
+    int month = marchMonth < 10 ? marchMonth + 3 : marchMonth - 9;
+    long year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
     byte[] b = {'0', '0', '0', '0', '-', '0', '0', '-', '0', '0', 'T', '0', '0', ':', '0', '0', ':', '0', '0', 'Z'};
-    digits(b, 0, day.getYear(), 4);
-    digits(b, 5, day.getMonthValue(), 2);
-    digits(b, 8, day.getDayOfMonth(), 2);
+    digits(b, 0, year, 4);
+    digits(b, 5, month, 2);
+    digits(b, 8, dayOfMonth, 2);
     digits(b, 11, second / 3600, 2);
     digits(b, 14, second / 60 % 60, 2);
     digits(b, 17, second % 60, 2);
-    return new String(b, StandardCharsets.ISO_8859_1);
+    return b;
   }
 
   public static String tableKey(long i) {
-    return padded("comment-", i, 10);
+    return text(tableKeyBytes(i));
   }
 
-  /** Entry {@code i}. */
+  private static byte[] tableKeyBytes(long i) {
+    return padded(TABLE_PREFIX, i, 10);
+  }
+
+  /**
+   * Entry {@code i}. Each key value is new (as a table read makes them), its bytes written straight from the entry
+   * number: no text is formatted and no string encoded, so that the source hands a build its entries about as cheaply
+   * as a file hands {@code sort} its lines.
+   */
   public IndexEntry entry(long i) {
     return new IndexEntry(
-        KeyValue.ofString(groupKey(groupOf(i))),
-        List.of(KeyValue.ofString(sortKey(i)), KeyValue.ofString(tableKey(i))));
+        stringValue(groupKeyBytes(groupOf(i))),
+        List.of(stringValue(sortKeyBytes(i)), stringValue(tableKeyBytes(i))));
   }
 
   /** Entry {@code i} as one line of text, fields in the order the index orders them: group, sort key, table key. */
@@ -106,19 +140,24 @@ public record SyntheticEntries(long entries, int groups, long hotEntries) implem
     return sortKey(i).length() + tableKey(i).length();
   }
 
-  /** {@code prefix} then {@code n} (not negative) in decimal, zero-padded to at least {@code width} digits. */
-  private static String padded(String prefix, long n, int width) {
+  private static KeyValue stringValue(byte[] ascii) {
+    return KeyValue.of(KeyType.S, ascii, 0, ascii.length);
+  }
+
+  private static String text(byte[] ascii) {
+    return new String(ascii, StandardCharsets.ISO_8859_1);
+  }
+
+  /** {@code prefix} (ASCII) then {@code n} (not negative) in decimal, zero-padded to at least {@code width} digits. */
+  private static byte[] padded(byte[] prefix, long n, int width) {
     int length = 1;
     for (long rest = n / 10; rest > 0; rest /= 10) {
       length++;
     }
     length = Math.max(length, width);
-    byte[] b = new byte[prefix.length() + length];
-    for (int p = 0; p < prefix.length(); p++) {
-      b[p] = (byte) prefix.charAt(p); // ASCII
-    }
-    digits(b, prefix.length(), n, length);
-    return new String(b, StandardCharsets.ISO_8859_1);
+    byte[] b = java.util.Arrays.copyOf(prefix, prefix.length + length);
+    digits(b, prefix.length, n, length);
+    return b;
   }
 
   /** Writes {@code value} as {@code width} decimal digits at {@code at} (leading digits beyond it are dropped). */
