@@ -30,7 +30,7 @@ final class ChildJvm {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xmx" + heap);
-    cmd.addAll(buildFlags(Path.of("")));
+    cmd.addAll(buildFlags(Path.of(""), args));
     cmd.addAll(OPENS);
     cmd.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
     cmd.add("-cp");
@@ -59,11 +59,17 @@ final class ChildJvm {
   }
 
   /**
-   * The JVM flags {@code bin/pagemark} gives its batch commands (from {@code pipelines/build-jvm.options} under {@code
-   * repo}): every child of this suite is a build, timed as a user runs it.
+   * The JVM flags {@code bin/pagemark} gives a batch command with these arguments (from {@code
+   * pipelines/build-jvm.options} under {@code repo}, and {@code pipelines/direct-jvm.options} unless an argument names
+   * the Flink runner): every child of this suite is a build, timed as a user runs it.
    */
-  static List<String> buildFlags(Path repo) throws IOException {
-    return optionsFile(repo.resolve("pipelines").resolve("build-jvm.options"));
+  static List<String> buildFlags(Path repo, List<String> args) throws IOException {
+    List<String> flags = optionsFile(repo.resolve("pipelines").resolve("build-jvm.options"));
+    boolean onFlink = args.stream().anyMatch(a -> a.matches("(?i)--runner=(flink|flinkrunner)"));
+    if (!onFlink) {
+      flags.addAll(optionsFile(repo.resolve("pipelines").resolve("direct-jvm.options")));
+    }
+    return flags;
   }
 
   /** The flags of a JVM options file as bin/pagemark reads it: one a line, skipping blank lines and {@code #}. */

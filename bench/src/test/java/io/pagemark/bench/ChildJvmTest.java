@@ -5,9 +5,12 @@ import static org.hamcrest.Matchers.is;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasItems;
+import static org.hamcrest.Matchers.not;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +25,14 @@ class ChildJvmTest {
   @Test
   void buildsRunWithTheLaunchersBatchFlags() throws Exception {
     Path repo = Path.of("..");
-    assertThat(ChildJvm.buildFlags(repo), hasItem("-XX:+UseParallelGC"));
-    assertThat(Files.readString(repo.resolve("bin").resolve("pagemark")), containsString("pipelines/build-jvm.options"));
+    List<String> flink = ChildJvm.buildFlags(repo, List.of("--runner=FlinkRunner", "--flinkMaster=[local]"));
+    List<String> direct = ChildJvm.buildFlags(repo, List.of("--runner=DirectRunner"));
+    assertThat(flink, hasItem("-XX:+UseParallelGC"));
+    assertThat(flink, not(hasItem("-XX:TieredStopAtLevel=1")));
+    assertThat(direct, hasItems("-XX:+UseParallelGC", "-XX:TieredStopAtLevel=1"));
+    assertThat(ChildJvm.buildFlags(repo, List.of()), is(direct)); // the DirectRunner is Beam's default
+    String launcher = Files.readString(repo.resolve("bin").resolve("pagemark"));
+    assertThat(launcher, containsString("pipelines/build-jvm.options"));
+    assertThat(launcher, containsString("pipelines/direct-jvm.options"));
   }
 }
