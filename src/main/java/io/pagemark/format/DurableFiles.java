@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -28,8 +27,9 @@ final class DurableFiles {
   private DurableFiles() {}
 
   /**
-   * fsyncs every regular file under {@code root}, then every directory, deepest first, {@code root} last; returns
-   * how many files and directories were synced ({@code [files, directories]}).
+   * fsyncs every regular file under {@code root}, then every directory (their entries name the files); returns how
+   * many files and directories were synced ({@code [files, directories]}). Each pass runs {@value #THREADS} fsyncs at
+   * once: a build's group files sit in thousands of directories, and a directory costs a journal commit too.
    *
    * @throws IOException if the tree cannot be listed or a file cannot be synced
    */
@@ -39,36 +39,37 @@ final class DurableFiles {
     try (Stream<Path> walk = Files.walk(root)) {
       walk.forEach(p -> (Files.isDirectory(p) ? directories : files).add(p));
     }
-    if (files.size() <= 1) {
-      for (Path f : files) {
-        sync(f);
-      }
-    } else {
-      ExecutorService pool = Executors.newFixedThreadPool(Math.min(THREADS, files.size()), r -> {
-        Thread t = new Thread(r, "pagemark-sync");
-        t.setDaemon(true);
-        return t;
-      });
-      try {
-        List<Future<?>> pending = new ArrayList<>(files.size());
-        for (Path f : files) {
-          pending.add(pool.submit(() -> {
-            sync(f);
-            return null;
-          }));
-        }
-        for (Future<?> f : pending) {
-          await(f, root);
-        }
-      } finally {
-        pool.shutdownNow();
-      }
-    }
-    Collections.reverse(directories); // a walk lists a directory before what it holds
-    for (Path d : directories) {
-      syncDirectory(d);
+    ExecutorService pool = Executors.newFixedThreadPool(THREADS, r -> {
+      Thread t = new Thread(r, "pagemark-sync");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      inParallel(pool, files, DurableFiles::sync, root);
+      inParallel(pool, directories, DurableFiles::syncDirectory, root);
+    } finally {
+      pool.shutdownNow();
     }
     return new long[] {files.size(), directories.size()};
+  }
+
+  private interface PathAction {
+    void apply(Path p) throws IOException;
+  }
+
+  /** Applies {@code action} to every path on the pool, and waits for all of them; the first failure is thrown. */
+  private static void inParallel(ExecutorService pool, List<Path> paths, PathAction action, Path root)
+      throws IOException {
+    List<Future<?>> pending = new ArrayList<>(paths.size());
+    for (Path p : paths) {
+      pending.add(pool.submit(() -> {
+        action.apply(p);
+        return null;
+      }));
+    }
+    for (Future<?> f : pending) {
+      await(f, root);
+    }
   }
 
   /** fsyncs one regular file. */
