@@ -15,8 +15,9 @@ import java.util.zip.CRC32C;
  * parts, or records in memory), as a version-2 group file with a chosen layout (docs/format-v2.md), straight from the
  * record bytes (no record is decoded into objects): the records in one sequential pass, the tie table's runs and slots
  * in one more pass each (only when the group has tie runs and keeps them out of its records), then the header, and an
- * fsync unless the caller syncs the file itself ({@link FileSync}). The stream writer, {@link GroupFileWriter#write} and {@link GroupFileWriter#join} all encode here, so they
- * write the same bytes for the same records ({@link GroupFileSplice} copies a base file's encoded records instead).
+ * fsync unless the caller syncs the file itself ({@link FileSync}). The stream writer, {@link GroupFileWriter#write}
+ * and {@link GroupFileWriter#join} all encode here, so they write the same bytes for the same records
+ * ({@link GroupFileSplice} copies a base file's encoded records instead).
  */
 final class GroupFileV2Writer {
   private GroupFileV2Writer() {}

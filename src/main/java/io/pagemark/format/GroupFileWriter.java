@@ -11,6 +11,7 @@ import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -73,14 +74,16 @@ public final class GroupFileWriter implements AutoCloseable {
     this(file, header, formatVersion, FileSync.ON_FINISH);
   }
 
-  /** A file of a given format version, made durable by {@link #finish()} or left to the caller, as {@code sync} says. */
+  /**
+   * A file of a given format version, made durable by {@link #finish()} or left to the caller, as {@code sync} says.
+   */
   public GroupFileWriter(Path file, GroupHeader header, int formatVersion, FileSync sync) throws IOException {
     if (formatVersion != GroupFileFormat.VERSION_1 && formatVersion != GroupFileFormat.VERSION_2) {
       throw new IllegalArgumentException("group file format versions are 1 and 2, not " + formatVersion);
     }
     this.target = file;
     this.version = formatVersion;
-    this.sync = java.util.Objects.requireNonNull(sync, "sync");
+    this.sync = Objects.requireNonNull(sync, "sync");
     if (formatVersion == GroupFileFormat.VERSION_2) {
       file = file.resolveSibling(file.getFileName() + ".spool");
       this.columns = new GroupColumns(header.attributes().size());
