@@ -52,7 +52,7 @@ final class AssignPartFn extends DoFn<KV<byte[], EntryBlock>, KV<byte[], EntryBl
       return;
     }
     if (plan.parts() == 1) {
-      c.output(KV.of(partKey(prefix, 0), block));
+      c.output(KV.of(partKey(prefix, 0, 1), block));
       return;
     }
     EntryBlock.Writer[] parts = new EntryBlock.Writer[plan.parts()];
@@ -68,7 +68,7 @@ final class AssignPartFn extends DoFn<KV<byte[], EntryBlock>, KV<byte[], EntryBl
     }
     for (int part = 0; part < parts.length; part++) {
       if (parts[part] != null) {
-        c.output(KV.of(partKey(prefix, part), parts[part].finish()));
+        c.output(KV.of(partKey(prefix, part, parts.length), parts[part].finish()));
       }
     }
   }
@@ -87,10 +87,14 @@ final class AssignPartFn extends DoFn<KV<byte[], EntryBlock>, KV<byte[], EntryBl
     return p;
   }
 
-  /** The shuffle key of a part: the group's prefix, then the part number. */
-  static byte[] partKey(byte[] prefix, int part) {
-    byte[] k = Arrays.copyOf(prefix, prefix.length + Integer.BYTES);
-    ByteBuffer.wrap(k, prefix.length, Integer.BYTES).putInt(part);
+  /**
+   * The shuffle key of a part: the group's prefix, the part number, then the group's number of parts. The key says
+   * all that ordering a part needs to know of its plan, so that ordering reads no plans: a step with a side input
+   * is never chained to the group-by-key on Flink's batch runner, and every part would be serialized between them.
+   */
+  static byte[] partKey(byte[] prefix, int part, int parts) {
+    byte[] k = Arrays.copyOf(prefix, prefix.length + 2 * Integer.BYTES);
+    ByteBuffer.wrap(k, prefix.length, 2 * Integer.BYTES).putInt(part).putInt(parts);
     return k;
   }
 
@@ -119,6 +123,11 @@ final class AssignPartFn extends DoFn<KV<byte[], EntryBlock>, KV<byte[], EntryBl
 
   /** The part number in a key made by {@link #partKey}. */
   static int partOf(byte[] partKey) {
+    return ByteBuffer.wrap(partKey, partKey.length - 2 * Integer.BYTES, Integer.BYTES).getInt();
+  }
+
+  /** The group's number of parts in a key made by {@link #partKey}. */
+  static int partsOf(byte[] partKey) {
     return ByteBuffer.wrap(partKey, partKey.length - Integer.BYTES, Integer.BYTES).getInt();
   }
 }

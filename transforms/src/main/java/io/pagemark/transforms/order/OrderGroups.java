@@ -185,7 +185,7 @@ public abstract class OrderGroups extends PTransform<PCollection<IndexEntry>, PC
         .apply("Assign parts", ParDo.of(new AssignPartFn(plans, sharedParts)).withSideInputs(plans, sharedParts))
         .setCoder(blockCoder)
         .apply("Group by " + schema.groupAttribute() + " and part", GroupByKey.create())
-        .apply("Order parts", ParDo.of(new OrderPartFn(this, plans)).withSideInputs(plans))
+        .apply("Order parts", ParDo.of(new OrderPartFn(this)))
         .setCoder(OrderedPartCoder.of());
     return PCollectionTuple.of(PARTS, parts).and(ENTRY_COUNTS, counts);
   }

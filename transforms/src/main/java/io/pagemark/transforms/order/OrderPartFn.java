@@ -10,12 +10,10 @@ import io.pagemark.format.IndexRecord;
 import io.pagemark.key.KeyValue;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.values.KV;
-import org.apache.beam.sdk.values.PCollectionView;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -26,16 +24,14 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  */
 final class OrderPartFn extends DoFn<KV<byte[], Iterable<EntryBlock>>, OrderedPart> {
   private final OrderGroups spec;
-  private final PCollectionView<Map<String, GroupPlan>> plans;
   private final Counter partsOrdered = Metrics.counter(Backfill.METRICS, "partsOrdered");
   private final Counter tieQueries = Metrics.counter(Backfill.METRICS, "tieQueries");
   private final Counter retries = Metrics.counter(Backfill.METRICS, "throttledRetries");
   private transient DynamoDbClient client;
   private transient TieOrder ties;
 
-  OrderPartFn(OrderGroups spec, PCollectionView<Map<String, GroupPlan>> plans) {
+  OrderPartFn(OrderGroups spec) {
     this.spec = spec;
-    this.plans = plans;
   }
 
   @Setup
@@ -62,9 +58,7 @@ final class OrderPartFn extends DoFn<KV<byte[], Iterable<EntryBlock>>, OrderedPa
       }
       return;
     }
-    GroupPlan plan = c.sideInput(plans)
-        .getOrDefault(AssignPartFn.groupId(key, key.length - Integer.BYTES), GroupPlan.SHARED);
-    c.output(order(c.element().getValue(), AssignPartFn.partOf(key), plan.parts(), ties));
+    c.output(order(c.element().getValue(), AssignPartFn.partOf(key), AssignPartFn.partsOf(key), ties));
     partsOrdered.inc();
   }
 

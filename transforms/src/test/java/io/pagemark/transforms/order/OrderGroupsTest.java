@@ -169,6 +169,17 @@ class OrderGroupsTest {
     return entries;
   }
 
+  /** A part's key carries its part number and its group's number of parts: ordering a part reads no plans. */
+  @Test
+  void partKeysCarryTheirPlan() {
+    byte[] prefix = AssignPartFn.prefix(KeyValue.ofString("SKU-1"));
+    byte[] key = AssignPartFn.partKey(prefix, 7, 12);
+    assertThat(AssignPartFn.partOf(key), is(7));
+    assertThat(AssignPartFn.partsOf(key), is(12));
+    assertThat(AssignPartFn.isShared(key), is(false));
+    assertThat(java.util.Arrays.copyOf(key, prefix.length), equalTo(prefix));
+  }
+
   /** Small groups spread evenly over the shared parts, whatever their keys look like. */
   @Test
   void sharedPartsAreChosenEvenly() {
@@ -178,7 +189,7 @@ class OrderGroupsTest {
       byte[] prefix = AssignPartFn.prefix(KeyValue.ofString("SKU-" + String.format("%05d", g)));
       byte[] key = AssignPartFn.sharedKey(prefix, parts);
       assertThat(AssignPartFn.isShared(key), is(true));
-      assertThat(AssignPartFn.isShared(AssignPartFn.partKey(prefix, 0)), is(false));
+      assertThat(AssignPartFn.isShared(AssignPartFn.partKey(prefix, 0, 1)), is(false));
       assertThat("the same part on every call", key, equalTo(AssignPartFn.sharedKey(prefix.clone(), parts)));
       load[java.nio.ByteBuffer.wrap(key, 1, 4).getInt()]++;
     }
