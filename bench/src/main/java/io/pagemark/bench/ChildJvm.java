@@ -25,12 +25,26 @@ final class ChildJvm {
 
   private ChildJvm() {}
 
+  /** Where the suite keeps its class-data archives ({@link ClassData}): beside bin/pagemark's, in the checkout. */
+  static final Path CLASS_DATA = Path.of(".pagemark", "cds");
+
+  /**
+   * Runs {@code main} with {@code args} in a child JVM of {@code heap}, with bin/pagemark's batch flags and the
+   * runner's class-data archive (written first if missing), and returns the fields of its RESULT line.
+   */
   static Map<String, String> run(String heap, Class<?> main, List<String> args, Path log, PrintStream progress)
       throws IOException, InterruptedException {
+    return run(heap, main, args, ClassData.flags(CLASS_DATA, onFlink(args), args, progress), log, progress);
+  }
+
+  /** {@link #run}, with these extra JVM flags instead of a class-data archive's. */
+  static Map<String, String> run(String heap, Class<?> main, List<String> args, List<String> jvmFlags, Path log,
+      PrintStream progress) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xmx" + heap);
     cmd.addAll(buildFlags(Path.of(""), args));
+    cmd.addAll(jvmFlags);
     cmd.addAll(OPENS);
     cmd.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
     cmd.add("-cp");
@@ -65,11 +79,15 @@ final class ChildJvm {
    */
   static List<String> buildFlags(Path repo, List<String> args) throws IOException {
     List<String> flags = optionsFile(repo.resolve("pipelines").resolve("build-jvm.options"));
-    boolean onFlink = args.stream().anyMatch(a -> a.matches("(?i)--runner=(flink|flinkrunner)"));
-    if (!onFlink) {
+    if (!onFlink(args)) {
       flags.addAll(optionsFile(repo.resolve("pipelines").resolve("direct-jvm.options")));
     }
     return flags;
+  }
+
+  /** Whether these arguments name the Flink runner, as bin/pagemark reads them. */
+  static boolean onFlink(List<String> args) {
+    return args.stream().anyMatch(a -> a.matches("(?i)--runner=(flink|flinkrunner)"));
   }
 
   /** The flags of a JVM options file as bin/pagemark reads it: one a line, skipping blank lines and {@code #}. */

@@ -35,4 +35,29 @@ class ChildJvmTest {
     assertThat(launcher, containsString("pipelines/build-jvm.options"));
     assertThat(launcher, containsString("pipelines/direct-jvm.options"));
   }
+
+  /** An archive is named by its jars' paths, sizes and times: a rebuilt jar gets a new archive. */
+  @Test
+  void classDataArchivesAreNamedByTheirJars(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+    Path jar = Files.writeString(dir.resolve("a.jar"), "one");
+    String before = ClassData.key(List.of(jar));
+    assertThat(ClassData.key(List.of(jar)), is(before));
+    Files.setLastModifiedTime(jar, java.nio.file.attribute.FileTime.fromMillis(0));
+    String touched = ClassData.key(List.of(jar));
+    assertThat(touched, not(is(before)));
+    Files.writeString(jar, "two!");
+    Files.setLastModifiedTime(jar, java.nio.file.attribute.FileTime.fromMillis(0));
+    assertThat(ClassData.key(List.of(jar)), not(is(touched)));
+    assertThat(ClassData.key(List.of(jar, dir.resolve("b.jar"))), not(is(ClassData.key(List.of(jar)))));
+  }
+
+  /** The untimed build that lists the classes runs on the runner of the build it serves, and nothing else of it. */
+  @Test
+  void classDataIsTrainedOnTheSameRunner() {
+    assertThat(ClassData.runnerOptions(List.of("10000000", "10000", "/tmp/x", "--runner=FlinkRunner",
+        "--flinkMaster=[local]", "--parallelism=2", "--table=t", "--endpoint=http://127.0.0.1:8000")),
+        is(List.of("--runner=FlinkRunner", "--flinkMaster=[local]", "--parallelism=2")));
+    assertThat(ClassData.runnerOptions(List.of("--enforceImmutability=false", "--tempLocation=/tmp")),
+        is(List.of("--enforceImmutability=false")));
+  }
 }
