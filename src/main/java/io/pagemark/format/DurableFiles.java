@@ -16,15 +16,87 @@ import java.util.concurrent.Future;
 import java.util.stream.Stream;
 
 /**
- * Makes files durable: a whole directory tree in one parallel pass (a build's thousands of group files), or one
- * directory after a rename in it. Many fsyncs in flight at once share the file system's journal commits, so a tree of
- * 10,000 small files syncs several times faster with many threads than with one (docs/build-speed.md).
+ * Makes files durable: a whole directory tree (a build's thousands of group files) with one sync of its file system
+ * or in one parallel pass, or one directory after a rename in it. Many fsyncs in flight at once share the file
+ * system's journal commits, so a tree of 10,000 small files syncs several times faster with many threads than with
+ * one, and one syncfs faster still (docs/build-speed.md).
  */
 final class DurableFiles {
   /** fsyncs in flight at once while a tree is synced. */
   static final int THREADS = 32;
 
   private DurableFiles() {}
+
+  /** How {@link #syncTree} made a tree durable: with one sync of its whole file system, or file by file. */
+  record Synced(boolean wholeFileSystem, long files, long directories) {}
+
+  /**
+   * Makes every file and directory under {@code root} durable. On Linux 5.8 or later with GNU coreutils it is one
+   * syncfs(2) of the tree's file system ({@code sync --file-system}): a build's 10,000 group files in 9,500
+   * directories took 0.13 s that way, against 1.45 s for an fsync of each with {@value #THREADS} at once, and 0.6 s
+   * even when the files were clean (docs/build-speed.md). It writes back whatever else is dirty on that file system
+   * too, and Linux reports write-back errors to syncfs only since 5.8, hence the version. Elsewhere, {@link #syncEach}.
+   *
+   * @throws IOException if the file system sync fails, or the tree cannot be listed or a file cannot be synced
+   */
+  static Synced syncTree(Path root) throws IOException {
+    if (fileSystemSync()) {
+      Process p = new ProcessBuilder("sync", "--file-system", root.toString()).redirectErrorStream(true).start();
+      String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
+      try {
+        int code = p.waitFor();
+        if (code != 0) {
+          throw new IOException("syncing " + root + " to disk failed: sync --file-system exited with code " + code
+              + (output.isEmpty() ? "" : ": " + output));
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted while " + root + " was synced to disk");
+      }
+      return new Synced(true, 0, 0);
+    }
+    long[] n = syncEach(root);
+    return new Synced(false, n[0], n[1]);
+  }
+
+  private static volatile Boolean fileSystemSync;
+
+  /** Whether {@link #syncTree} syncs the whole file system: Linux 5.8 or later, and GNU coreutils' sync on PATH. */
+  static boolean fileSystemSync() {
+    Boolean known = fileSystemSync;
+    if (known == null) {
+      known = linuxAtLeast(System.getProperty("os.name"), System.getProperty("os.version"), 5, 8) && gnuSync();
+      fileSystemSync = known;
+    }
+    return known;
+  }
+
+  /** Whether {@code osName} is Linux and {@code osVersion} (as "6.1.0-13-amd64") at least {@code major.minor}. */
+  static boolean linuxAtLeast(String osName, String osVersion, int major, int minor) {
+    if (!"Linux".equals(osName) || osVersion == null) {
+      return false;
+    }
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(\\d+)\\.(\\d+)").matcher(osVersion);
+    if (!m.find()) {
+      return false;
+    }
+    int a = Integer.parseInt(m.group(1));
+    int b = Integer.parseInt(m.group(2));
+    return a > major || (a == major && b >= minor);
+  }
+
+  private static boolean gnuSync() {
+    try {
+      Process p = new ProcessBuilder("sync", "--version").redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      return p.waitFor() == 0 && out.contains("GNU coreutils");
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
 
   /**
    * fsyncs every regular file under {@code root}, then every directory (their entries name the files); returns how
@@ -33,7 +105,7 @@ final class DurableFiles {
    *
    * @throws IOException if the tree cannot be listed or a file cannot be synced
    */
-  static long[] syncTree(Path root) throws IOException {
+  static long[] syncEach(Path root) throws IOException {
     List<Path> files = new ArrayList<>();
     List<Path> directories = new ArrayList<>();
     try (Stream<Path> walk = Files.walk(root)) {

@@ -161,11 +161,32 @@ class IndexLayoutTest {
       Files.writeString(p, f);
     }
     // 5 files; the build, groups, aa, bb and cc
-    assertThat(DurableFiles.syncTree(partial), equalTo(new long[] {5, 5}));
+    assertThat(DurableFiles.syncEach(partial), equalTo(new long[] {5, 5}));
+    // where syncfs reports write-back errors (Linux 5.8 and later) one sync of the file system does it all
+    DurableFiles.Synced synced = DurableFiles.syncTree(partial);
+    assertThat(synced.wholeFileSystem(), is(DurableFiles.fileSystemSync()));
+    if (!synced.wholeFileSystem()) {
+      assertThat(synced.files(), is(5L));
+    }
     layout.syncPartialBuild("b1");
     assertThat(Files.readString(partial.resolve("groups/aa/cc/z.pmi")), equalTo("groups/aa/cc/z.pmi"));
     layout.publish("b1");
     assertThat(layout.currentBuildId(), equalTo("b1"));
+  }
+
+  /** The whole file system is synced only on Linux kernels that report write-back errors to syncfs. */
+  @Test
+  void syncsTheWholeFileSystemOnlyWhereLinuxReportsErrors() {
+    assertThat(DurableFiles.linuxAtLeast("Linux", "5.8.0-1-amd64", 5, 8), is(true));
+    assertThat(DurableFiles.linuxAtLeast("Linux", "6.1.0-13-amd64", 5, 8), is(true));
+    assertThat(DurableFiles.linuxAtLeast("Linux", "5.7.19", 5, 8), is(false));
+    assertThat(DurableFiles.linuxAtLeast("Linux", "4.19.0", 5, 8), is(false));
+    assertThat(DurableFiles.linuxAtLeast("Mac OS X", "14.1", 5, 8), is(false));
+    assertThat(DurableFiles.linuxAtLeast("Linux", "weird", 5, 8), is(false));
+    if (System.getProperty("os.name").equals("Linux") && System.getProperty("os.version").startsWith("6.")
+        && java.nio.file.Files.isExecutable(Path.of("/usr/bin/sync"))) {
+      assertThat("a Linux 6 machine with coreutils syncs its file system", DurableFiles.fileSystemSync(), is(true));
+    }
   }
 
   @Test
