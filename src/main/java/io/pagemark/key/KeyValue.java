@@ -114,6 +114,16 @@ public final class KeyValue implements Comparable<KeyValue> {
     return bytes.length;
   }
 
+  /** Whether the stored bytes equal {@code other} (as {@link #bytes()} would, without a copy). */
+  public boolean bytesEqual(byte[] other) {
+    return Arrays.equals(bytes, other);
+  }
+
+  /** Adds the stored bytes to {@code checksum} (as {@link #bytes()} would give them, without a copy). */
+  public void updateChecksum(java.util.zip.Checksum checksum) {
+    checksum.update(bytes, 0, bytes.length);
+  }
+
   /** The text of an S or N value; base64 for B. */
   public String text() {
     return type == KeyType.B

@@ -1,7 +1,6 @@
 package io.pagemark.transforms.order;
 
 import io.pagemark.dynamo.IndexEntry;
-import io.pagemark.key.KeyType;
 import io.pagemark.key.KeyValue;
 import java.util.HashMap;
 import java.util.List;
@@ -102,20 +101,14 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
       groups.put(e.group(), g);
     }
     List<KeyValue> keys = e.keys();
-    byte[][] stored = new byte[keys.size()][];
-    byte[][] sortable = new byte[keys.size()][];
-    for (int i = 0; i < keys.size(); i++) {
-      KeyValue k = keys.get(i);
-      stored[i] = k.bytes();
-      // S and B sort as stored: one copy of their bytes serves both
-      sortable[i] = k.type() == KeyType.N ? k.sortableBytes() : stored[i];
-    }
-    g.sample.add(keys, sortable, sampleEvery);
+    // S and B sort as stored: only numbers need order-preserving bytes of their own
+    byte[][] numbersSortable = EntryBlock.Writer.numbersSortable(keys);
+    g.sample.add(keys, numbersSortable, sampleEvery);
     if (g.block == null) {
       g.block = new EntryBlock.Writer(e.group(), 1024);
     }
     int before = g.block.size();
-    g.block.add(e.group(), keys, stored, sortable);
+    g.block.add(e.group(), keys, numbersSortable);
     heldBytes += g.block.size() - before;
     if (g.block.count() >= BLOCK_ENTRIES) {
       emitBlock(g, out);

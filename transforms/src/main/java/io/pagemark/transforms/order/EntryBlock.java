@@ -206,7 +206,7 @@ final class EntryBlock {
       this.buf = new byte[Math.max(64, expectedBytes)];
       this.groupType = group.type();
       this.groupStored = group.bytes();
-      key(groupType, groupStored, null);
+      key(group, null);
     }
 
     /** A block with the same group key as {@code source}. */
@@ -230,43 +230,48 @@ final class EntryBlock {
     /** Appends an entry. */
     void add(IndexEntry e) {
       List<KeyValue> keys = e.keys();
-      byte[][] stored = new byte[keys.size()][];
+      add(e.group(), keys, numbersSortable(keys));
+    }
+
+    /** The order-preserving bytes of each N key of {@code keys}, null for the others (they sort as stored). */
+    static byte[][] numbersSortable(List<KeyValue> keys) {
       byte[][] sortable = new byte[keys.size()][];
       for (int i = 0; i < keys.size(); i++) {
-        stored[i] = keys.get(i).bytes();
-        sortable[i] = keys.get(i).type() == KeyType.N ? keys.get(i).sortableBytes() : stored[i];
+        if (keys.get(i).type() == KeyType.N) {
+          sortable[i] = keys.get(i).sortableBytes();
+        }
       }
-      add(e.group(), keys, stored, sortable);
+      return sortable;
     }
 
     /**
-     * Appends an entry; {@code stored} and {@code sortable} are its keys' stored and order-preserving bytes (the same
-     * arrays for S and B), computed once by the caller.
+     * Appends an entry; {@code numbersSortable} holds the order-preserving bytes of its N keys (null for S and B, which
+     * sort as stored: see {@link #numbersSortable}), computed once by the caller. No key's bytes are copied but into
+     * the block.
      */
-    void add(KeyValue group, List<KeyValue> keys, byte[][] stored, byte[][] sortable) {
+    void add(KeyValue group, List<KeyValue> keys, byte[][] numbersSortable) {
       int body = 1 + VarInt.getLength(keys.size());
       boolean own = group.type() != groupType || group.length() != groupStored.length
-          || !Arrays.equals(group.bytes(), groupStored);
-      byte[] ownStored = own ? group.bytes() : null;
+          || !group.bytesEqual(groupStored);
       if (own) {
-        body += 1 + VarInt.getLength(ownStored.length) + ownStored.length;
+        body += 1 + VarInt.getLength(group.length()) + group.length();
       }
       for (int i = 0; i < keys.size(); i++) {
-        body += 1 + VarInt.getLength(stored[i].length) + stored[i].length;
-        if (keys.get(i).type() == KeyType.N) {
-          body += VarInt.getLength(sortable[i].length) + sortable[i].length;
+        int length = keys.get(i).length();
+        body += 1 + VarInt.getLength(length) + length;
+        if (numbersSortable[i] != null) {
+          body += VarInt.getLength(numbersSortable[i].length) + numbersSortable[i].length;
         }
       }
       ensure(VarInt.getLength(body) + body);
       varInt(body);
       buf[size++] = (byte) (own ? OWN_GROUP : SAME_GROUP);
       if (own) {
-        key(group.type(), ownStored, null);
+        key(group, null);
       }
       varInt(keys.size());
       for (int i = 0; i < keys.size(); i++) {
-        KeyType t = keys.get(i).type();
-        key(t, stored[i], t == KeyType.N ? sortable[i] : null);
+        key(keys.get(i), keys.get(i).type() == KeyType.N ? numbersSortable[i] : null);
       }
       count++;
     }
@@ -281,12 +286,13 @@ final class EntryBlock {
       return new EntryBlock(buf, size, count);
     }
 
-    private void key(KeyType type, byte[] stored, byte[] sortable) {
-      ensure(1 + 5 + stored.length + (sortable == null ? 0 : 5 + sortable.length));
-      buf[size++] = type.code();
-      varInt(stored.length);
-      System.arraycopy(stored, 0, buf, size, stored.length);
-      size += stored.length;
+    private void key(KeyValue k, byte[] sortable) {
+      int length = k.length();
+      ensure(1 + 5 + length + (sortable == null ? 0 : 5 + sortable.length));
+      buf[size++] = k.type().code();
+      varInt(length);
+      k.copyTo(buf, size);
+      size += length;
       if (sortable != null) {
         varInt(sortable.length);
         System.arraycopy(sortable, 0, buf, size, sortable.length);

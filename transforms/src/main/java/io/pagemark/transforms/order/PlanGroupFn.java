@@ -32,13 +32,14 @@ final class PlanGroupFn extends Combine.CombineFn<PlanGroupFn.Sample, PlanGroupF
     final List<byte[]> sortKeys = new ArrayList<>();
 
     /**
-     * Counts an entry, and samples its sort key when the hash of its keys is a multiple of {@code every}; {@code
-     * sortable} holds the order-preserving bytes of its keys, the sort key first.
+     * Counts an entry, and samples its sort key when the hash of its keys' order-preserving bytes is a multiple of
+     * {@code every}; {@code numbersSortable} holds those bytes for its N keys, null for S and B keys (which sort as
+     * stored: {@link EntryBlock.Writer#numbersSortable}).
      */
-    void add(List<KeyValue> keys, byte[][] sortable, long every) {
+    void add(List<KeyValue> keys, byte[][] numbersSortable, long every) {
       count++;
-      if (Integer.toUnsignedLong(hash(keys, sortable)) % every == 0) {
-        sortKeys.add(sortable[0]);
+      if (Integer.toUnsignedLong(hash(keys, numbersSortable)) % every == 0) {
+        sortKeys.add(numbersSortable[0] != null ? numbersSortable[0] : keys.get(0).sortableBytes());
       }
     }
   }
@@ -175,11 +176,15 @@ final class PlanGroupFn extends Combine.CombineFn<PlanGroupFn.Sample, PlanGroupF
     return keys;
   }
 
-  private static int hash(List<KeyValue> keys, byte[][] sortable) {
+  private static int hash(List<KeyValue> keys, byte[][] numbersSortable) {
     CRC32C crc = new CRC32C();
     for (int i = 0; i < keys.size(); i++) {
       crc.update(keys.get(i).type().code());
-      crc.update(sortable[i]);
+      if (numbersSortable[i] != null) {
+        crc.update(numbersSortable[i]);
+      } else {
+        keys.get(i).updateChecksum(crc); // S and B: the stored bytes are the sortable ones
+      }
     }
     return (int) crc.getValue();
   }
