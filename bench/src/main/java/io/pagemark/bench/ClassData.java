@@ -62,10 +62,14 @@ final class ClassData {
     }
   }
 
-  /** The runner's options of a build's arguments: what the training build runs with. */
+  /**
+   * The runner's options of a build's arguments: what the training build runs with. On Flink it always runs in its
+   * own JVM ({@code --flinkMaster=[local]}): a session cluster's submission alone takes tens of seconds.
+   */
   static List<String> runnerOptions(List<String> args) {
     return args.stream()
         .filter(a -> a.matches("--(runner|flinkMaster|parallelism|enforceImmutability|enforceEncodability)=.*"))
+        .map(a -> a.startsWith("--flinkMaster=") ? "--flinkMaster=[local]" : a)
         .collect(Collectors.toList());
   }
 

@@ -57,6 +57,8 @@ class ChildJvmTest {
     assertThat(ClassData.runnerOptions(List.of("10000000", "10000", "/tmp/x", "--runner=FlinkRunner",
         "--flinkMaster=[local]", "--parallelism=2", "--table=t", "--endpoint=http://127.0.0.1:8000")),
         is(List.of("--runner=FlinkRunner", "--flinkMaster=[local]", "--parallelism=2")));
+    assertThat(ClassData.runnerOptions(List.of("--runner=FlinkRunner", "--flinkMaster=127.0.0.1:8081")),
+        is(List.of("--runner=FlinkRunner", "--flinkMaster=[local]")));
     assertThat(ClassData.runnerOptions(List.of("--enforceImmutability=false", "--tempLocation=/tmp")),
         is(List.of("--enforceImmutability=false")));
   }
