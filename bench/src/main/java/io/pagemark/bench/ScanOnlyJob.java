@@ -6,7 +6,6 @@ import io.pagemark.dynamo.KeySchema;
 import io.pagemark.transforms.Backfill;
 import io.pagemark.transforms.order.IndexEntryCoder;
 import io.pagemark.transforms.source.ScanSegmentFn;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -21,10 +20,8 @@ import org.apache.beam.sdk.metrics.MetricResult;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.metrics.MetricsFilter;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
-import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.ParDo;
-import org.apache.beam.sdk.transforms.Reshuffle;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TupleTagList;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -51,14 +48,9 @@ public final class ScanOnlyJob {
     }
     Pipeline p = Pipeline.create(
         PipelineOptionsFactory.fromArgs(Arrays.copyOfRange(args, 4, args.length)).withValidation().create());
-    List<Integer> list = new ArrayList<>();
-    for (int s = 0; s < segments; s++) {
-      list.add(s);
-    }
     // The same steps, names and coders as Backfill.expand up to the scan.
     PCollectionTuple scanned = p
-        .apply("List segments", Create.of(list))
-        .apply("Spread segments", Reshuffle.viaRandomKey())
+        .apply("List segments", io.pagemark.transforms.source.Segments.of(segments))
         .apply("Scan segments", ParDo.of(new ScanSegmentFn(connection, schema, segments))
             .withOutputTags(ScanSegmentFn.ENTRIES,
                 TupleTagList.of(ScanSegmentFn.DEAD_LETTERS).and(ScanSegmentFn.TALLIES)));

@@ -2,19 +2,16 @@ package io.pagemark.bench;
 
 import io.pagemark.dynamo.IndexEntry;
 import io.pagemark.transforms.order.IndexEntryCoder;
-import java.util.ArrayList;
-import java.util.List;
-import org.apache.beam.sdk.transforms.Create;
+import io.pagemark.transforms.source.Segments;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
-import org.apache.beam.sdk.transforms.Reshuffle;
 import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
 
 /**
- * The synthetic entries of a spec, read the way a backfill reads a table: a list of segments spread over the workers,
- * then a DoFn that emits each segment's entries (as {@code ScanSegmentFn} emits a Scan segment's items). A Beam
+ * The synthetic entries of a spec, read the way a backfill reads a table: segments handed to the workers one at a
+ * time ({@link Segments}), then a DoFn that emits each segment's entries (as {@code ScanSegmentFn} emits a Scan segment's items). A Beam
  * source ({@code GenerateSequence}) would add what a backfill does not pay: Flink's source wrapper updates metrics
  * after every record.
  */
@@ -29,13 +26,8 @@ final class SyntheticSource extends PTransform<PBegin, PCollection<IndexEntry>> 
 
   @Override
   public PCollection<IndexEntry> expand(PBegin begin) {
-    List<Integer> segments = new ArrayList<>();
-    for (int s = 0; s < SEGMENTS; s++) {
-      segments.add(s);
-    }
     return begin
-        .apply("List segments", Create.of(segments))
-        .apply("Spread segments", Reshuffle.viaRandomKey())
+        .apply("List segments", Segments.of(SEGMENTS)) // one at a time to whichever worker is free, as a backfill's
         .apply("Synthetic entries", ParDo.of(new SegmentFn(spec)))
         .setCoder(IndexEntryCoder.of());
   }

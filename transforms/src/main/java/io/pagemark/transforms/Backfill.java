@@ -5,23 +5,20 @@ import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.dynamo.KeySchema;
 import io.pagemark.transforms.order.IndexEntryCoder;
 import io.pagemark.transforms.source.ScanSegmentFn;
+import io.pagemark.transforms.source.Segments;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.Map;
 import java.util.Objects;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.options.PipelineOptions;
-import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
-import org.apache.beam.sdk.transforms.Reshuffle;
 import org.apache.beam.sdk.transforms.Sum;
 import org.apache.beam.sdk.transforms.View;
 import org.apache.beam.sdk.transforms.WithKeys;
@@ -177,8 +174,7 @@ public abstract class Backfill extends PTransform<PBegin, PCollection<Published>
     int segments = getSegments();
     PCollectionTuple scanned =
         begin
-            .apply("List segments", Create.of(IntStream.range(0, segments).boxed().collect(Collectors.toList())))
-            .apply("Spread segments", Reshuffle.viaRandomKey())
+            .apply("List segments", Segments.of(segments)) // one at a time to whichever worker is free
             .apply(
                 "Scan segments",
                 ParDo.of(new ScanSegmentFn(getConnection(), getBuildIndex().schema(), segments))
