@@ -41,17 +41,10 @@ final class DurableFiles {
    */
   static Synced syncTree(Path root) throws IOException {
     if (fileSystemSync()) {
-      Process p = new ProcessBuilder("sync", "--file-system", root.toString()).redirectErrorStream(true).start();
-      String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
-      try {
-        int code = p.waitFor();
-        if (code != 0) {
-          throw new IOException("syncing " + root + " to disk failed: sync --file-system exited with code " + code
-              + (output.isEmpty() ? "" : ": " + output));
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new InterruptedIOException("interrupted while " + root + " was synced to disk");
+      Ran sync = run("sync", "--file-system", root.toString());
+      if (sync.code() != 0) {
+        throw new IOException("syncing " + root + " to disk failed: sync --file-system exited with code "
+            + sync.code() + (sync.output().isEmpty() ? "" : ": " + sync.output()));
       }
       return new Synced(true, 0, 0);
     }
@@ -87,14 +80,26 @@ final class DurableFiles {
 
   private static boolean gnuSync() {
     try {
-      Process p = new ProcessBuilder("sync", "--version").redirectErrorStream(true).start();
-      String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-      return p.waitFor() == 0 && out.contains("GNU coreutils");
-    } catch (IOException e) {
+      Ran version = run("sync", "--version");
+      return version.code() == 0 && version.output().contains("GNU coreutils");
+    } catch (IOException e) { // no sync on PATH, or interrupted
       return false;
+    }
+  }
+
+  /** How a command ended: its exit code and its output (stdout and stderr), trimmed. */
+  private record Ran(int code, String output) {}
+
+  /** Runs a command to its end. */
+  private static Ran run(String... command) throws IOException {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
+    try {
+      return new Ran(p.waitFor(), output);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return false;
+      p.destroy();
+      throw new InterruptedIOException("interrupted while " + String.join(" ", command) + " ran");
     }
   }
 

@@ -104,8 +104,9 @@ public final class IndexLayout {
   }
 
   /**
-   * Makes every file and directory of a partial build durable, in one parallel pass: for writers that left their
-   * files to the caller ({@link FileSync#BY_CALLER}). Call it after the build's last file is written and before
+   * Makes every file and directory of a partial build durable, with one sync of its file system where Linux reports
+   * write-back errors to it (5.8 and later), else in one parallel pass of fsyncs: for writers that left their files to
+   * the caller ({@link FileSync#BY_CALLER}). Call it after the build's last file is written and before
    * {@link #publish}.
    *
    * @throws NoSuchFileException if there is no such partial build

@@ -174,7 +174,7 @@ final class BuildOutput implements Serializable {
 
   /**
    * Makes the written build the index's current build, atomically for readers. On a local disk its files, written
-   * without an fsync each ({@link FileSync#BY_CALLER}), are first synced in one parallel pass, so that a crash never
+   * without an fsync each ({@link FileSync#BY_CALLER}), are first synced all at once, so that a crash never
    * leaves {@code CURRENT} naming a build whose files did not reach the disk.
    */
   void publish(String buildId) throws IOException {
