@@ -14,7 +14,8 @@ import org.apache.beam.sdk.values.TupleTag;
 /**
  * The one step that touches every entry before the shuffle: encodes a bundle's entries of each group into blocks of
  * up to {@value #BLOCK_ENTRIES} ({@link #BLOCKS}, keyed by the group's key prefix, see {@link AssignPartFn#prefix}),
- * and counts and samples each group ({@link #SAMPLES}, one {@link PlanGroupFn.Sample} per group and bundle). Each
+ * and counts and samples each group ({@link #SAMPLES}: per group and bundle, or with {@code oneKey} one element per
+ * bundle holding every group's, see {@link OrderGroups}). Each
  * key's order-preserving bytes are computed here, once: every later step compares bytes ({@link EntryBlock}).
  *
  * <p>Why blocks: a runner pays per record it moves. Assigning parts needs the plans, which need every entry first, so
@@ -31,13 +32,16 @@ import org.apache.beam.sdk.values.TupleTag;
  */
 final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
   static final TupleTag<KV<byte[], EntryBlock>> BLOCKS = new TupleTag<>("blocks") {};
-  static final TupleTag<KV<String, PlanGroupFn.Sample>> SAMPLES = new TupleTag<>("samples") {};
+  static final TupleTag<KV<String, PlanGroupFn.Samples>> SAMPLES = new TupleTag<>("samples") {};
+  /** The key of every group's samples with {@code oneKey}: no group's id (those have a ':'). */
+  static final String ALL_GROUPS = "all";
   static final int BLOCK_ENTRIES = 1_000;
   static final int MAX_BYTES_HELD = 16 << 20;
   /** What holding one group costs besides its block (its key, prefix, sample and map entry), about. */
   static final int GROUP_BYTES = 256;
 
   private final long sampleEvery;
+  private final boolean oneKey;
   private final long maxBytesHeld;
   private transient Map<KeyValue, Group> groups;
   /** Bytes of the waiting blocks. */
@@ -60,16 +64,21 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
   private interface Out {
     void block(KV<byte[], EntryBlock> block);
 
-    void sample(KV<String, PlanGroupFn.Sample> sample);
+    void sample(KV<String, PlanGroupFn.Samples> sample);
   }
 
-  BlockEntriesFn(long sampleEvery) {
-    this(sampleEvery, MAX_BYTES_HELD);
+  /**
+   * Samples one entry in about {@code sampleEvery}; with {@code oneKey}, all of a bundle's samples go in one element
+   * keyed {@link #ALL_GROUPS}, else each group's in one keyed by its id.
+   */
+  BlockEntriesFn(long sampleEvery, boolean oneKey) {
+    this(sampleEvery, oneKey, MAX_BYTES_HELD);
   }
 
   /** With another budget than {@value #MAX_BYTES_HELD} bytes (for tests: a small one makes every path run). */
-  BlockEntriesFn(long sampleEvery, long maxBytesHeld) {
+  BlockEntriesFn(long sampleEvery, boolean oneKey, long maxBytesHeld) {
     this.sampleEvery = sampleEvery;
+    this.oneKey = oneKey;
     this.maxBytesHeld = maxBytesHeld;
   }
 
@@ -88,7 +97,7 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
       }
 
       @Override
-      public void sample(KV<String, PlanGroupFn.Sample> sample) {
+      public void sample(KV<String, PlanGroupFn.Samples> sample) {
         receiver.get(SAMPLES).output(sample);
       }
     };
@@ -126,7 +135,7 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
       }
 
       @Override
-      public void sample(KV<String, PlanGroupFn.Sample> sample) {
+      public void sample(KV<String, PlanGroupFn.Samples> sample) {
         c.output(SAMPLES, sample, BoundedWindow.TIMESTAMP_MIN_VALUE, GlobalWindow.INSTANCE);
       }
     }, true);
@@ -135,13 +144,20 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
 
   /** Emits every waiting block, and with {@code samples} every sample too (then the groups are forgotten). */
   private void emitAll(Out out, boolean samples) {
+    PlanGroupFn.Samples all = samples && oneKey ? new PlanGroupFn.Samples() : null;
     for (Group g : groups.values()) {
       if (g.block != null) {
         emitBlock(g, out);
       }
-      if (samples) {
-        out.sample(KV.of(OrderGroups.groupId(g.key), g.sample));
+      if (all != null) {
+        all.byGroup.put(OrderGroups.groupId(g.key), g.sample);
+      } else if (samples) {
+        String id = OrderGroups.groupId(g.key);
+        out.sample(KV.of(id, PlanGroupFn.Samples.of(id, g.sample)));
       }
+    }
+    if (all != null && !all.byGroup.isEmpty()) {
+      out.sample(KV.of(ALL_GROUPS, all));
     }
     if (samples) {
       groups.clear();

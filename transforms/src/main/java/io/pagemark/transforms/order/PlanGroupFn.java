@@ -2,20 +2,26 @@ package io.pagemark.transforms.order;
 
 import io.pagemark.key.KeyValue;
 import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.zip.CRC32C;
 import org.apache.beam.sdk.transforms.Combine;
 
 /**
- * Merges the samples of a group ({@link SampleGroupsFn} counts and samples each bundle's entries), then plans its
- * parts: a group of at most {@code maxPartEntries} is one part; a bigger one is cut at sampled sort keys into about
- * {@code count / maxPartEntries} parts. The sample is deterministic (an entry is sampled when a hash of its keys falls
- * in a fixed bucket), so every run plans the same parts, and it is small: about 64 sort keys per
- * {@code maxPartEntries} entries.
+ * Merges the samples of groups ({@link BlockEntriesFn} counts and samples each bundle's entries), then plans the
+ * parts of each group that gets parts of its own: a group of at most {@code maxPartEntries} is one part; a bigger one
+ * is cut at sampled sort keys into about {@code count / maxPartEntries} parts. Its output holds the plans of those
+ * groups only (small groups share parts and need none). The sample is deterministic (an entry is sampled when a hash
+ * of its keys falls in a fixed bucket), so every run plans the same parts, and it is small: about 64 sort keys per
+ * {@code maxPartEntries} entries. Whether an input holds one group's samples or a whole bundle's, the plans are the
+ * same.
  */
-final class PlanGroupFn extends Combine.CombineFn<PlanGroupFn.Sample, PlanGroupFn.Sample, GroupPlan> {
+final class PlanGroupFn extends Combine.CombineFn<PlanGroupFn.Samples, PlanGroupFn.Samples, Map<String, GroupPlan>> {
   static final int SAMPLES_PER_PART = 64;
   private final long maxPartEntries;
   private final long sampleEvery;
@@ -25,7 +31,7 @@ final class PlanGroupFn extends Combine.CombineFn<PlanGroupFn.Sample, PlanGroupF
     this.sampleEvery = Math.max(1, maxPartEntries / SAMPLES_PER_PART);
   }
 
-  /** The running count and the sampled sort keys. */
+  /** The running count and the sampled sort keys of one group. */
   static final class Sample implements Serializable {
     private static final long serialVersionUID = 1L;
     long count;
@@ -44,49 +50,108 @@ final class PlanGroupFn extends Combine.CombineFn<PlanGroupFn.Sample, PlanGroupF
     }
   }
 
+  /**
+   * Samples of some groups, by {@link OrderGroups#groupId}: one group's from one bundle, or every group's of a bundle
+   * (see {@link BlockEntriesFn}); also the combiner's accumulator.
+   */
+  static final class Samples implements Serializable {
+    private static final long serialVersionUID = 1L;
+    final Map<String, Sample> byGroup;
+
+    Samples() {
+      this(new HashMap<>());
+    }
+
+    private Samples(Map<String, Sample> byGroup) {
+      this.byGroup = byGroup;
+    }
+
+    /** One group's sample. */
+    static Samples of(String groupId, Sample sample) {
+      Map<String, Sample> one = new HashMap<>(2);
+      one.put(groupId, sample);
+      return new Samples(one);
+    }
+
+    /** The entries counted, over every group. */
+    long count() {
+      long n = 0;
+      for (Sample s : byGroup.values()) {
+        n += s.count;
+      }
+      return n;
+    }
+
+    /** Adds {@code more}'s counts and sort keys to this one's, leaving {@code more} as it was. */
+    void add(Samples more) {
+      for (Map.Entry<String, Sample> e : more.byGroup.entrySet()) {
+        Sample s = byGroup.computeIfAbsent(e.getKey(), id -> new Sample());
+        s.count += e.getValue().count;
+        s.sortKeys.addAll(e.getValue().sortKeys);
+      }
+    }
+  }
+
   /** Samples an entry at most one in {@code sampleEvery()}. */
   long sampleEvery() {
     return sampleEvery;
   }
 
   @Override
-  public org.apache.beam.sdk.coders.Coder<Sample> getAccumulatorCoder(
+  public org.apache.beam.sdk.coders.Coder<Samples> getAccumulatorCoder(
       org.apache.beam.sdk.coders.CoderRegistry registry,
-      org.apache.beam.sdk.coders.Coder<Sample> inputCoder) {
-    return new SampleCoder();
+      org.apache.beam.sdk.coders.Coder<Samples> inputCoder) {
+    return new SamplesCoder();
   }
 
   @Override
-  public org.apache.beam.sdk.coders.Coder<GroupPlan> getDefaultOutputCoder(
+  public org.apache.beam.sdk.coders.Coder<Map<String, GroupPlan>> getDefaultOutputCoder(
       org.apache.beam.sdk.coders.CoderRegistry registry,
-      org.apache.beam.sdk.coders.Coder<Sample> inputCoder) {
-    return new GroupPlanCoder();
+      org.apache.beam.sdk.coders.Coder<Samples> inputCoder) {
+    return plansCoder();
+  }
+
+  /** The coder of this combiner's output. */
+  static org.apache.beam.sdk.coders.Coder<Map<String, GroupPlan>> plansCoder() {
+    return org.apache.beam.sdk.coders.MapCoder.of(
+        org.apache.beam.sdk.coders.StringUtf8Coder.of(), new GroupPlanCoder());
   }
 
   @Override
-  public Sample createAccumulator() {
-    return new Sample();
+  public Samples createAccumulator() {
+    return new Samples();
   }
 
   @Override
-  public Sample addInput(Sample s, Sample more) {
-    s.count += more.count;
-    s.sortKeys.addAll(more.sortKeys);
+  public Samples addInput(Samples s, Samples more) {
+    s.add(more);
     return s;
   }
 
   @Override
-  public Sample mergeAccumulators(Iterable<Sample> samples) {
-    Sample merged = new Sample();
-    for (Sample s : samples) {
-      merged.count += s.count;
-      merged.sortKeys.addAll(s.sortKeys);
+  public Samples mergeAccumulators(Iterable<Samples> samples) {
+    Samples merged = new Samples();
+    for (Samples s : samples) {
+      merged.add(s);
     }
     return merged;
   }
 
+  /** The plans of the groups that get parts of their own, by group id. */
   @Override
-  public GroupPlan extractOutput(Sample s) {
+  public Map<String, GroupPlan> extractOutput(Samples samples) {
+    Map<String, GroupPlan> own = new TreeMap<>();
+    for (Map.Entry<String, Sample> e : samples.byGroup.entrySet()) {
+      GroupPlan plan = plan(e.getValue());
+      if (plan.own()) {
+        own.put(e.getKey(), plan);
+      }
+    }
+    return own;
+  }
+
+  /** The plan of a group with this sample. */
+  GroupPlan plan(Sample s) {
     if (s.count <= maxSharingEntries()) {
       return GroupPlan.SHARED;
     }
@@ -117,22 +182,35 @@ final class PlanGroupFn extends Combine.CombineFn<PlanGroupFn.Sample, PlanGroupF
     return maxPartEntries / 4;
   }
 
-  /** Encodes a sample as its count and its sort keys. */
-  static final class SampleCoder extends org.apache.beam.sdk.coders.AtomicCoder<Sample> {
+  /** Encodes samples as their number, then each group's id, count and sort keys. */
+  static final class SamplesCoder extends org.apache.beam.sdk.coders.AtomicCoder<Samples> {
     @Override
-    public void encode(Sample s, java.io.OutputStream out) throws java.io.IOException {
+    public void encode(Samples samples, java.io.OutputStream out) throws java.io.IOException {
       java.io.DataOutputStream d = new java.io.DataOutputStream(out);
-      d.writeLong(s.count);
-      writeKeys(d, s.sortKeys);
+      d.writeInt(samples.byGroup.size());
+      for (Map.Entry<String, Sample> e : samples.byGroup.entrySet()) {
+        byte[] id = e.getKey().getBytes(StandardCharsets.UTF_8);
+        d.writeInt(id.length);
+        d.write(id);
+        d.writeLong(e.getValue().count);
+        writeKeys(d, e.getValue().sortKeys);
+      }
     }
 
     @Override
-    public Sample decode(java.io.InputStream in) throws java.io.IOException {
+    public Samples decode(java.io.InputStream in) throws java.io.IOException {
       java.io.DataInputStream d = new java.io.DataInputStream(in);
-      Sample s = new Sample();
-      s.count = d.readLong();
-      s.sortKeys.addAll(readKeys(d));
-      return s;
+      int n = d.readInt();
+      Samples samples = new Samples();
+      for (int i = 0; i < n; i++) {
+        byte[] id = new byte[d.readInt()];
+        d.readFully(id);
+        Sample s = new Sample();
+        s.count = d.readLong();
+        s.sortKeys.addAll(readKeys(d));
+        samples.byGroup.put(new String(id, StandardCharsets.UTF_8), s);
+      }
+      return samples;
     }
   }
 

@@ -35,8 +35,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class BlockEntriesFnTest {
   @Test
   void aSmallBudgetLosesNothingAndMixesNoGroups(TestPipeline p) {
+    smallBudget(p, false);
+  }
+
+  @Test
+  void aSmallBudgetLosesNothingWithEveryGroupsSamplesUnderOneKey(TestPipeline p) {
+    smallBudget(p, true);
+  }
+
+  private void smallBudget(TestPipeline p, boolean oneKey) {
     PCollectionTuple out = p.apply(Create.of(entries()).withCoder(IndexEntryCoder.of()))
-        .apply(ParDo.of(new BlockEntriesFn(7, 4096))
+        .apply(ParDo.of(new BlockEntriesFn(7, oneKey, 4096))
             .withOutputTags(BlockEntriesFn.BLOCKS, TupleTagList.of(BlockEntriesFn.SAMPLES)));
     PAssert.that(out.get(BlockEntriesFn.BLOCKS).setCoder(KvCoder.of(ByteArrayCoder.of(), EntryBlockCoder.of())))
         .satisfies(blocks -> {
@@ -64,10 +73,14 @@ class BlockEntriesFnTest {
           return null;
         });
     PAssert.that(out.get(BlockEntriesFn.SAMPLES).setCoder(
-        KvCoder.of(StringUtf8Coder.of(), new PlanGroupFn.SampleCoder()))).satisfies(samples -> {
+        KvCoder.of(StringUtf8Coder.of(), new PlanGroupFn.SamplesCoder()))).satisfies(samples -> {
           Map<String, Long> counted = new HashMap<>();
           for (var kv : samples) {
-            counted.merge(kv.getKey(), kv.getValue().count, Long::sum);
+            for (var g : kv.getValue().byGroup.entrySet()) {
+              assertThat("keyed by its group, or under one key", kv.getKey(),
+                  equalTo(oneKey ? BlockEntriesFn.ALL_GROUPS : g.getKey()));
+              counted.merge(g.getKey(), g.getValue().count, Long::sum);
+            }
           }
           assertThat(counted, equalTo(groupsOf(entries())));
           return null;

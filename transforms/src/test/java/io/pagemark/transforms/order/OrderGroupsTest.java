@@ -66,9 +66,22 @@ class OrderGroupsTest {
 
   @Test
   void bigGroupsAreCutBetweenRunsAndReadInOrderAsIfOrderedWhole(TestPipeline p) {
+    bigGroups(p, OrderGroups.of(STRINGS));
+  }
+
+  /** As runners that shuffle plan them (the DirectRunner merges every group's samples under one key). */
+  @Test
+  void bigGroupsAreCutTheSameWithEachGroupsSamplesUnderItsOwnKey(TestPipeline p) {
+    OrderGroups perGroup = OrderGroups.of(STRINGS).withSamplesInOneKey(false);
+    assertThat(perGroup.samplesInOneKey(p.getOptions()), is(false));
+    assertThat(OrderGroups.of(STRINGS).samplesInOneKey(p.getOptions()), is(true));
+    bigGroups(p, perGroup);
+  }
+
+  private void bigGroups(TestPipeline p, OrderGroups order) {
     PCollection<OrderedPart> parts =
         p.apply(Create.of(TestEntries.of(KeyType.S)).withCoder(IndexEntryCoder.of()))
-            .apply(OrderGroups.of(STRINGS).withMaxPartEntries(MAX_PART).withTieOrder(OrderGroupsTest::fakeTies));
+            .apply(order.withMaxPartEntries(MAX_PART).withTieOrder(OrderGroupsTest::fakeTies));
     PAssert.that(parts).satisfies(all -> {
       Map<KeyValue, List<IndexRecord>> groups = checkPartsAndJoin(all);
       assertThat(groups.keySet(), equalTo(groupsOf(TestEntries.of(KeyType.S))));
