@@ -8,23 +8,25 @@ import io.pagemark.format.BuildIds;
 import io.pagemark.format.IndexLayout;
 import io.pagemark.transforms.order.OrderGroups;
 import io.pagemark.transforms.order.OrderedPart;
+import io.pagemark.transforms.order.TotalFn;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.MapCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.transforms.Combine;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.Flatten;
-import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
-import org.apache.beam.sdk.transforms.Sum;
 import org.apache.beam.sdk.transforms.View;
-import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.PCollectionView;
-import org.apache.beam.sdk.values.TypeDescriptors;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -194,15 +196,23 @@ public abstract class BuildIndex extends PTransform<PCollection<IndexEntry>, PCo
   /** Every input element is an entry: the scan count is the entry count, nothing was skipped or dead. */
   private static BuildContext.ScanCounts scanCounts(PCollection<Long> entryCounts) {
     PCollectionView<Map<String, Long>> tallies =
-        entryCounts
-            .apply("Add up entries", Sum.longsGlobally())
-            .apply("As scan count", MapElements.into(
-                    TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.longs()))
-                .via(n -> KV.of(BuildContext.ScanCounts.ITEMS_SCANNED, n)))
-            .apply("Scan counts", View.asMap());
+        entryCounts.apply("Scan counts", Combine.globally(new ItemsScannedFn()).asSingletonView());
     PCollectionView<Long> none =
         entryCounts.getPipeline().apply("No dead letters", Create.of(0L))
             .apply("Dead letter count", View.asSingleton());
     return new BuildContext.ScanCounts(tallies, none);
+  }
+
+  /** Adds up entry counts into the tallies of a scan of that many items. */
+  static final class ItemsScannedFn extends TotalFn<Map<String, Long>> {
+    @Override
+    protected Map<String, Long> of(long n) {
+      return Map.of(BuildContext.ScanCounts.ITEMS_SCANNED, n);
+    }
+
+    @Override
+    protected Coder<Map<String, Long>> outputCoder() {
+      return MapCoder.of(StringUtf8Coder.of(), VarLongCoder.of());
+    }
   }
 }

@@ -21,7 +21,6 @@ import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.SerializableFunction;
-import org.apache.beam.sdk.transforms.Sum;
 import org.apache.beam.sdk.transforms.View;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
@@ -201,15 +200,8 @@ public abstract class OrderGroups extends PTransform<PCollection<IndexEntry>, PC
                     .collect(Collectors.toList())))
             .setCoder(KvCoder.of(StringUtf8Coder.of(), new PlanGroupFn.GroupPlanCoder()))
             .apply("Part plans", View.asMap());
-    // small groups share parts of about half maxPartEntries on average: with groups of at most a quarter of a part
-    // each, the fullest shared part stays near a part's size
-    long maxPart = getMaxPartEntries();
     PCollectionView<Integer> sharedParts =
-        counts
-            .apply("All entries", Sum.longsGlobally())
-            .apply("Shared parts", MapElements.into(TypeDescriptors.integers())
-                .via(n -> (int) Math.max(1, Math.min(1 << 20, (2 * n + maxPart - 1) / maxPart))))
-            .apply("Shared part count", View.asSingleton());
+        counts.apply("Shared parts", Combine.globally(new SharedPartsFn(getMaxPartEntries())).asSingletonView());
     KvCoder<byte[], EntryBlock> blockCoder = KvCoder.of(ByteArrayCoder.of(), EntryBlockCoder.of());
     PCollection<OrderedPart> parts = blocked
         .get(BlockEntriesFn.BLOCKS)
@@ -220,6 +212,29 @@ public abstract class OrderGroups extends PTransform<PCollection<IndexEntry>, PC
         .apply("Order parts", ParDo.of(new OrderPartFn(this)))
         .setCoder(OrderedPartCoder.of());
     return PCollectionTuple.of(PARTS, parts).and(ENTRY_COUNTS, counts);
+  }
+
+  /**
+   * The number of shared parts for this many entries in all: one per {@code maxPartEntries / 2} entries (at least 1,
+   * at most 2<sup>20</sup>). Small groups share parts of about half a part on average: with groups of at most a
+   * quarter of a part each, the fullest shared part stays near a part's size.
+   */
+  static final class SharedPartsFn extends TotalFn<Integer> {
+    private final long maxPart;
+
+    SharedPartsFn(long maxPart) {
+      this.maxPart = maxPart;
+    }
+
+    @Override
+    protected Integer of(long n) {
+      return (int) Math.max(1, Math.min(1 << 20, (2 * n + maxPart - 1) / maxPart));
+    }
+
+    @Override
+    protected org.apache.beam.sdk.coders.Coder<Integer> outputCoder() {
+      return org.apache.beam.sdk.coders.VarIntCoder.of();
+    }
   }
 
   /**
