@@ -7,6 +7,7 @@ import io.pagemark.testing.DynamoDbLocal;
 import io.pagemark.pipelines.cli.Cli;
 import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.pipelines.cli.LookupCommand;
+import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.dynamo.ItemKeys;
 import io.pagemark.format.BuildInfo;
 import io.pagemark.lookup.GroupPages;
@@ -113,7 +114,10 @@ public final class Demo implements Callable<Integer> {
       BackfillOptions o =
           PipelineOptionsFactory.fromArgs(
                   "--table=" + SampleComments.TABLE, "--gsi=" + SampleComments.GSI, "--output=" + output,
-                  "--dynamoEndpoint=" + local.endpoint(), "--progressSeconds=3")
+                  "--dynamoEndpoint=" + local.endpoint(), "--progressSeconds=3",
+                  // any region does for DynamoDB Local; without one, Beam's S3 file system asks the AWS region chain
+                  // on Pipeline.create, whose instance-metadata lookups cost about a second off EC2
+                  "--awsRegion=" + DynamoConnection.DEFAULT_REGION)
               .as(BackfillOptions.class);
       Backfill backfill = BackfillCommand.configure(o);
       BuildInfo info = BackfillCommand.run(o, backfill, err);
