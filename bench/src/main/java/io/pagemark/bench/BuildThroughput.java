@@ -12,11 +12,16 @@ import java.util.Map;
  * SortBaseline}), measured right after on the same machine. Each runner also builds {@value #FIXED_ENTRIES} entries
  * first, which takes its fixed cost (Flink's local cluster, translating the pipeline, publishing): the second figure
  * of each runner is the throughput of the entries beyond those, against the same {@code sort}, so that a reader sees
- * how much of the gap is per entry and how much is per build.
+ * how much of the gap is per entry and how much is per build. The DirectRunner also builds the same number of entries
+ * over a group per {@value #ENTRIES_PER_SMALL_GROUP} entries (the hot group kept), against {@code sort} of those: a
+ * runner that pays per group shows it there.
  */
 final class BuildThroughput implements Bench {
   /** Entries of the build that measures a runner's fixed cost. */
   static final int FIXED_ENTRIES = 1_000;
+
+  /** Entries per group of the DirectRunner's build of many groups. */
+  static final int ENTRIES_PER_SMALL_GROUP = 10;
 
   static String name(Sizes.Build b) {
     return String.format("build throughput, %s, %,d entries, vs GNU sort", b.runner().label(),
@@ -26,6 +31,20 @@ final class BuildThroughput implements Bench {
   static String marginalName(Sizes.Build b) {
     return String.format("build throughput past a %,d-entry build's time, %s, %,d entries, vs GNU sort",
         FIXED_ENTRIES, b.runner().label(), b.entries().entries());
+  }
+
+  /** The DirectRunner's build of many small groups beside its hot group, or null for another runner. */
+  static SyntheticEntries manyGroups(Sizes.Build b) {
+    if (b.runner() != Sizes.Runner.DIRECT) {
+      return null;
+    }
+    SyntheticEntries e = b.entries();
+    return new SyntheticEntries(e.entries(), (int) (e.entries() / ENTRIES_PER_SMALL_GROUP), e.hotEntries());
+  }
+
+  static String manyGroupsName(Sizes.Build b, SyntheticEntries many) {
+    return String.format("build throughput, %s, %,d entries over %,d groups, vs GNU sort", b.runner().label(),
+        many.entries(), many.groups());
   }
 
   @Override
@@ -39,6 +58,9 @@ final class BuildThroughput implements Bench {
     for (Sizes.Build b : sizes.builds()) {
       names.add(name(b));
       names.add(marginalName(b));
+      if (manyGroups(b) != null) {
+        names.add(manyGroupsName(b, manyGroups(b)));
+      }
     }
     return names;
   }
@@ -72,6 +94,22 @@ final class BuildThroughput implements Bench {
               + " fixed per build), sort %.1f s; %.2f us per entry beyond the fixed cost, sort %.2f us", seconds,
               fixedSeconds, FIXED_ENTRIES, sortSeconds, beyond * 1e6 / (spec.entries() - FIXED_ENTRIES),
               sortSeconds * 1e6 / spec.entries())));
+      SyntheticEntries many = manyGroups(b);
+      if (many != null) {
+        context.progress().printf("bench: building %,d synthetic entries over %,d groups (one of %,d) on %s ...%n",
+            many.entries(), many.groups(), many.hotEntries(), b.runner().label());
+        double manySeconds = Double.parseDouble(BuildJob.runChild(many, sizes.maxPartEntries(), b.runner(), "4g",
+            dir.resolve("many-groups-index"), dir.resolve("many-groups-build.log"), context.progress())
+            .get("seconds"));
+        double manySortSeconds = SortBaseline.seconds(many, dir);
+        context.report(new Figure(manyGroupsName(b, many), many.entries() / manySeconds, "entries/s",
+            "LC_ALL=C GNU sort of the same entries as text, written out", many.entries() / manySortSeconds,
+            "entries/s", String.format("%,d entries over %,d groups (one of %,d, the others of %d on average), parts of"
+                + " %,d; build %.1f s (%.1f s with %,d groups), sort %.1f s", many.entries(), many.groups(),
+                many.hotEntries(), (many.entries() - many.hotEntries()) / (many.groups() - 1), sizes.maxPartEntries(),
+                manySeconds, seconds,
+                spec.groups(), manySortSeconds)));
+      }
     }
   }
 }
