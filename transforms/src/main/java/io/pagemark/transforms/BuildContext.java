@@ -3,9 +3,12 @@ package io.pagemark.transforms;
 import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.IndexLayout;
 import java.io.Serializable;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.values.PCollectionView;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * What every sink of one build shares: the key schema, the build's id and time (fixed when the pipeline is
@@ -38,11 +41,31 @@ public record BuildContext(
   /**
    * What the source read besides the entries, as side inputs of the build's last step: tallies by name
    * ({@link #ITEMS_SCANNED}, {@link #SKIPPED_NO_GROUP_KEY}, {@link #SKIPPED_NO_SORT_KEY}; a missing one is 0) and the
-   * number of dead letters.
+   * number of dead letters (null for a source that has none: no steps compute a 0).
    */
-  public record ScanCounts(PCollectionView<Map<String, Long>> tallies, PCollectionView<Long> deadLetters)
+  public record ScanCounts(PCollectionView<Map<String, Long>> tallies, @Nullable PCollectionView<Long> deadLetters)
       implements Serializable {
     private static final long serialVersionUID = 1L;
+
+    /** @throws NullPointerException if {@code tallies} is null */
+    public ScanCounts {
+      Objects.requireNonNull(tallies, "tallies");
+    }
+
+    /** The side inputs of a step that reads these counts. */
+    public List<PCollectionView<?>> sideInputs() {
+      return deadLetters == null ? List.of(tallies) : List.of(tallies, deadLetters);
+    }
+
+    /** The tallies, read in a step given {@link #sideInputs}. */
+    public Map<String, Long> tallies(DoFn<?, ?>.ProcessContext c) {
+      return c.sideInput(tallies);
+    }
+
+    /** The number of dead letters, read in a step given {@link #sideInputs}. */
+    public long deadLetterCount(DoFn<?, ?>.ProcessContext c) {
+      return deadLetters == null ? 0 : c.sideInput(deadLetters);
+    }
     /** Items the source read, whatever became of them. */
     public static final String ITEMS_SCANNED = "itemsScanned";
     /** Items without the group key (not in a sparse index). */

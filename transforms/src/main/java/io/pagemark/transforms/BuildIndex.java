@@ -19,10 +19,8 @@ import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.transforms.Combine;
-import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.PTransform;
-import org.apache.beam.sdk.transforms.View;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.PCollectionTuple;
@@ -197,10 +195,7 @@ public abstract class BuildIndex extends PTransform<PCollection<IndexEntry>, PCo
   private static BuildContext.ScanCounts scanCounts(PCollection<Long> entryCounts) {
     PCollectionView<Map<String, Long>> tallies =
         entryCounts.apply("Scan counts", Combine.globally(new ItemsScannedFn()).asSingletonView());
-    PCollectionView<Long> none =
-        entryCounts.getPipeline().apply("No dead letters", Create.of(0L))
-            .apply("Dead letter count", View.asSingleton());
-    return new BuildContext.ScanCounts(tallies, none);
+    return new BuildContext.ScanCounts(tallies, null);
   }
 
   /** Adds up entry counts into the tallies of a scan of that many items. */

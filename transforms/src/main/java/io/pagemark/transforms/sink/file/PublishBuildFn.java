@@ -30,8 +30,7 @@ final class PublishBuildFn extends DoFn<String, BuildInfo.Counts> {
   private final long buildTimeMillis;
   private final int keepBuilds;
   private final PCollectionView<Iterable<GroupSummary>> groups;
-  private final PCollectionView<Map<String, Long>> tallies;
-  private final PCollectionView<Long> deadLetters;
+  private final ScanCounts counts;
 
   PublishBuildFn(
       KeySchema schema,
@@ -40,16 +39,14 @@ final class PublishBuildFn extends DoFn<String, BuildInfo.Counts> {
       long buildTimeMillis,
       int keepBuilds,
       PCollectionView<Iterable<GroupSummary>> groups,
-      PCollectionView<Map<String, Long>> tallies,
-      PCollectionView<Long> deadLetters) {
+      ScanCounts counts) {
     this.schema = schema;
     this.output = output;
     this.buildId = buildId;
     this.buildTimeMillis = buildTimeMillis;
     this.keepBuilds = keepBuilds;
     this.groups = groups;
-    this.tallies = tallies;
-    this.deadLetters = deadLetters;
+    this.counts = counts;
   }
 
   @ProcessElement
@@ -70,11 +67,11 @@ final class PublishBuildFn extends DoFn<String, BuildInfo.Counts> {
         unresolved += s.unresolvedRuns();
       }
     }
-    Map<String, Long> t = c.sideInput(tallies);
+    Map<String, Long> t = counts.tallies(c);
     long scanned = t.getOrDefault(ScanCounts.ITEMS_SCANNED, 0L);
     long noGroup = t.getOrDefault(ScanCounts.SKIPPED_NO_GROUP_KEY, 0L);
     long noSort = t.getOrDefault(ScanCounts.SKIPPED_NO_SORT_KEY, 0L);
-    long dead = c.sideInput(deadLetters);
+    long dead = counts.deadLetterCount(c);
     BuildInfo.Counts counts =
         new BuildInfo.Counts(scanned, entries, summaries.size(), noGroup, noSort, dead, tieRuns, unresolved);
     if (scanned != entries + noGroup + noSort + dead) {

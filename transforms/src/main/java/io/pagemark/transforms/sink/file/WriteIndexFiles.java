@@ -121,8 +121,8 @@ public final class WriteIndexFiles implements IndexSink {
               ParDo.of(
                       new PublishBuildFn(
                           build.schema(), output, build.buildId(), build.buildTimeMillis(), build.keepBuilds(),
-                          groupView, counts.tallies(), counts.deadLetters()))
-                  .withSideInputs(groupView, counts.tallies(), counts.deadLetters()))
+                          groupView, counts))
+                  .withSideInputs(groupView).withSideInputs(counts.sideInputs()))
           .setCoder(SerializableCoder.of(BuildInfo.Counts.class))
           .apply("Published", MapElements.into(TypeDescriptor.of(Published.class))
               .via((BuildInfo.Counts c) -> new Published(where, buildId, c.groups(), c.entries(),

@@ -28,15 +28,12 @@ final class PublishJdbcBuildFn extends DoFn<String, Published> {
 
   private final JdbcTarget target;
   private final PCollectionView<Iterable<GroupRow>> groups;
-  private final PCollectionView<Map<String, Long>> tallies;
-  private final PCollectionView<Long> deadLetters;
+  private final ScanCounts counts;
 
-  PublishJdbcBuildFn(JdbcTarget target, PCollectionView<Iterable<GroupRow>> groups,
-      PCollectionView<Map<String, Long>> tallies, PCollectionView<Long> deadLetters) {
+  PublishJdbcBuildFn(JdbcTarget target, PCollectionView<Iterable<GroupRow>> groups, ScanCounts counts) {
     this.target = target;
     this.groups = groups;
-    this.tallies = tallies;
-    this.deadLetters = deadLetters;
+    this.counts = counts;
   }
 
   @ProcessElement
@@ -52,11 +49,11 @@ final class PublishJdbcBuildFn extends DoFn<String, Published> {
       tieRuns += g.tieRuns();
       unresolved += g.tieRunsUnresolved();
     }
-    Map<String, Long> t = c.sideInput(tallies);
+    Map<String, Long> t = counts.tallies(c);
     long scanned = t.getOrDefault(ScanCounts.ITEMS_SCANNED, 0L);
     long noGroup = t.getOrDefault(ScanCounts.SKIPPED_NO_GROUP_KEY, 0L);
     long noSort = t.getOrDefault(ScanCounts.SKIPPED_NO_SORT_KEY, 0L);
-    long dead = c.sideInput(deadLetters);
+    long dead = counts.deadLetterCount(c);
     if (scanned != entries + noGroup + noSort + dead) {
       throw new IllegalStateException("build " + buildId + " does not account for every item: scanned " + scanned
           + " but indexed " + entries + ", skipped " + (noGroup + noSort) + ", dead-lettered " + dead

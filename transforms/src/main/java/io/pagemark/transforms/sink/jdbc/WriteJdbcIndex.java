@@ -208,9 +208,8 @@ public abstract class WriteJdbcIndex implements IndexSink {
       return p.apply("Publish trigger", Create.of(buildId).withCoder(StringUtf8Coder.of()))
           .apply("Wait for every row", Wait.on(entriesWritten, groupsWritten))
           .setCoder(StringUtf8Coder.of())
-          .apply("Publish build", ParDo.of(new PublishJdbcBuildFn(target, groupView, counts.tallies(),
-                  counts.deadLetters()))
-              .withSideInputs(groupView, counts.tallies(), counts.deadLetters()))
+          .apply("Publish build", ParDo.of(new PublishJdbcBuildFn(target, groupView, counts))
+              .withSideInputs(groupView).withSideInputs(counts.sideInputs()))
           .setCoder(SerializableCoder.of(Published.class));
     }
   }
