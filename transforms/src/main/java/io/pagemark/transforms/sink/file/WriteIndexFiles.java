@@ -104,9 +104,9 @@ public final class WriteIndexFiles implements IndexSink {
               .apply("Group parts", GroupByKey.create())
               .apply("Join parts", ParDo.of(
                   new ConcatPartsFn(build.schema(), output, build.buildId(), build.buildTimeMillis())))
-              .setCoder(SerializableCoder.of(GroupSummary.class));
+              .setCoder(GroupSummary.Coder.of());
       PCollection<GroupSummary> groups =
-          PCollectionList.of(written.get(WritePartFn.GROUPS).setCoder(SerializableCoder.of(GroupSummary.class)))
+          PCollectionList.of(written.get(WritePartFn.GROUPS).setCoder(GroupSummary.Coder.of()))
               .and(joined)
               .apply("All groups", Flatten.pCollections());
       PCollectionView<Iterable<GroupSummary>> groupView = groups.apply("Written groups", View.asIterable());
