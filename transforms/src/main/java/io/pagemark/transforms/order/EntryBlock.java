@@ -271,7 +271,7 @@ final class EntryBlock {
       }
       varInt(keys.size());
       for (int i = 0; i < keys.size(); i++) {
-        key(keys.get(i), keys.get(i).type() == KeyType.N ? numbersSortable[i] : null);
+        key(keys.get(i), numbersSortable[i]); // null but for N keys
       }
       count++;
     }
