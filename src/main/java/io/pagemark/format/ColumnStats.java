@@ -1,5 +1,6 @@
 package io.pagemark.format;
 
+import java.io.Serializable;
 import java.util.Arrays;
 
 /**
@@ -7,7 +8,9 @@ import java.util.Arrays;
  * memory (a few values, not the column): enough to choose the narrowest {@link ColumnCodec} that round-trips every
  * value it saw.
  */
-final class ColumnStats {
+final class ColumnStats implements Serializable {
+  private static final long serialVersionUID = 1L;
+
   private long count;
   private byte[] prefix; // the first value; its first prefixLength bytes are shared by every value so far
   private int prefixLength;
@@ -57,6 +60,60 @@ final class ColumnStats {
     minTrailingSymbols = Math.min(minTrailingSymbols, symbols);
     seconds = seconds && time(b, from, n, false);
     millis = millis && time(b, from, n, true);
+  }
+
+  /**
+   * What is learned from this attribute's values followed by {@code next}'s: the same as one object that was given
+   * them all in that order (the shared prefix starts at the first value; the rest are minimums, maximums and
+   * conjunctions). Neither is changed.
+   */
+  ColumnStats then(ColumnStats next) {
+    if (next.count == 0) {
+      return copy();
+    }
+    if (count == 0) {
+      return next.copy();
+    }
+    ColumnStats s = copy();
+    s.count += next.count;
+    int same = Arrays.mismatch(prefix, 0, prefixLength, next.prefix, 0, Math.min(next.prefixLength, prefixLength));
+    if (same >= 0) {
+      s.prefixLength = same;
+    }
+    if (Arrays.compareUnsigned(next.min, min) < 0) {
+      s.min = next.min;
+    }
+    if (Arrays.compareUnsigned(next.max, max) > 0) {
+      s.max = next.max;
+    }
+    s.minLength = Math.min(minLength, next.minLength);
+    s.maxLength = Math.max(maxLength, next.maxLength);
+    s.minTrailingDigits = Math.min(minTrailingDigits, next.minTrailingDigits);
+    s.minTrailingSymbols = Math.min(minTrailingSymbols, next.minTrailingSymbols);
+    s.seconds = seconds && next.seconds;
+    s.millis = millis && next.millis;
+    s.minTime = Math.min(minTime, next.minTime);
+    s.maxTime = Math.max(maxTime, next.maxTime);
+    return s;
+  }
+
+  /** A copy (the value arrays are shared: they are never written to). */
+  private ColumnStats copy() {
+    ColumnStats c = new ColumnStats();
+    c.count = count;
+    c.prefix = prefix;
+    c.prefixLength = prefixLength;
+    c.minLength = minLength;
+    c.maxLength = maxLength;
+    c.minTrailingDigits = minTrailingDigits;
+    c.minTrailingSymbols = minTrailingSymbols;
+    c.min = min;
+    c.max = max;
+    c.seconds = seconds;
+    c.millis = millis;
+    c.minTime = minTime;
+    c.maxTime = maxTime;
+    return c;
   }
 
   private boolean time(byte[] b, int from, int n, boolean ms) {

@@ -44,6 +44,8 @@ public final class GroupFileWriter implements AutoCloseable {
   private final FileSync sync;
   /** Version 2: what the writer learned about the group's columns and ties; null for version 1. */
   private final GroupColumns columns;
+  /** Version 1: where the records' columns are learned as well, or null ({@link #write} with a {@code learn}). */
+  private GroupColumns learning;
   private final GroupHeader header;
   private final int headerLength;
   private final FileChannel channel;
@@ -136,10 +138,29 @@ public final class GroupFileWriter implements AutoCloseable {
    */
   public static GroupHeader write(Path file, GroupHeader header, List<IndexRecord> records, int formatVersion,
       FileSync sync) throws IOException {
+    return write(file, header, records, formatVersion, sync, null);
+  }
+
+  /**
+   * {@link #write(Path, GroupHeader, List, int, FileSync)} that also learns the records' columns into {@code learn}
+   * (when not null), whatever the version, for a later {@link #join(Path, GroupHeader, List, int, FileSync,
+   * GroupColumns)} of this file with others: a build writes a big group's parts in parallel and learns their columns
+   * there, so that the join reads them once.
+   *
+   * @throws IllegalArgumentException if {@code learn} has learned records already, or is for another number of
+   *     attributes than the header's
+   */
+  public static GroupHeader write(Path file, GroupHeader header, List<IndexRecord> records, int formatVersion,
+      FileSync sync, GroupColumns learn) throws IOException {
+    if (learn != null && (learn.records() != 0 || learn.attributes() != header.attributes().size())) {
+      throw new IllegalArgumentException("columns to learn into must be new, for " + header.attributes().size()
+          + " attributes; these learned " + learn.records() + " records of " + learn.attributes());
+    }
     if (formatVersion == GroupFileFormat.VERSION_2) {
-      return writeVersion2(file, header, V1Records.ofRecords(records, header), sync);
+      return writeVersion2(file, header, V1Records.ofRecords(records, header), sync, learn);
     }
     try (GroupFileWriter w = new GroupFileWriter(file, header, formatVersion, sync)) {
+      w.learning = learn;
       for (IndexRecord r : records) {
         w.append(r);
       }
@@ -167,14 +188,39 @@ public final class GroupFileWriter implements AutoCloseable {
   /** {@link #join(Path, GroupHeader, List)} in a given format version, made durable as {@code sync} says. */
   public static GroupHeader join(Path file, GroupHeader header, List<GroupFile> parts, int formatVersion,
       FileSync sync) throws IOException {
+    return join(file, header, parts, formatVersion, sync, null);
+  }
+
+  /**
+   * {@link #join(Path, GroupHeader, List, int, FileSync)} with the columns of the parts' records already learned
+   * (when not null): those learned while each part was written ({@link #write(Path, GroupHeader, List, int, FileSync,
+   * GroupColumns)}), joined in part order ({@link GroupColumns#then}). A version-2 file is then encoded in one read of
+   * the parts instead of two. The file is the one {@code join} writes without them.
+   *
+   * @throws IllegalArgumentException if {@code learned} did not learn as many records as the parts hold, or of
+   *     another number of attributes than the header's
+   */
+  public static GroupHeader join(Path file, GroupHeader header, List<GroupFile> parts, int formatVersion,
+      FileSync sync, GroupColumns learned) throws IOException {
     for (GroupFile part : parts) {
       if (!part.header().attributes().equals(header.attributes())) {
         throw new IllegalArgumentException("cannot join " + part.name() + " (attributes "
             + part.header().attributes() + ") into a file of attributes " + header.attributes());
       }
     }
+    long count = parts.stream().mapToLong(GroupFile::count).sum();
+    if (learned != null && (learned.records() != count || learned.attributes() != header.attributes().size())) {
+      throw new IllegalArgumentException("the columns given were learned from " + learned.records()
+          + " records of " + learned.attributes() + " attributes; the parts hold " + count + " records of "
+          + header.attributes().size());
+    }
     if (formatVersion == GroupFileFormat.VERSION_2) {
-      return writeVersion2(file, header, V1Records.ofFiles(parts), sync);
+      V1Records records = V1Records.ofFiles(parts);
+      if (learned == null) {
+        return writeVersion2(file, header, records, sync, null);
+      }
+      Files.createDirectories(file.getParent());
+      return GroupFileV2Writer.write(records, header, file, learned.layout(count), sync);
     }
     try (GroupFileWriter w = new GroupFileWriter(file, header, formatVersion, sync)) {
       for (GroupFile part : parts) {
@@ -184,9 +230,10 @@ public final class GroupFileWriter implements AutoCloseable {
     }
   }
 
-  private static GroupHeader writeVersion2(Path file, GroupHeader header, V1Records records, FileSync sync)
-      throws IOException {
-    GroupColumns columns = new GroupColumns(header.attributes().size());
+  /** Learns the records' columns (into {@code learn} when not null, else into new ones), then encodes them. */
+  private static GroupHeader writeVersion2(Path file, GroupHeader header, V1Records records, FileSync sync,
+      GroupColumns learn) throws IOException {
+    GroupColumns columns = learn != null ? learn : new GroupColumns(header.attributes().size());
     records.forEach((b, at, rank) -> columns.addRecord(b, at));
     Files.createDirectories(file.getParent());
     return GroupFileV2Writer.write(records, header, file, columns.layout(records.count()), sync);
@@ -222,6 +269,9 @@ public final class GroupFileWriter implements AutoCloseable {
 
   /** Counts, digests and (version 2) learns the record just written from {@code a[at]}. */
   private void appended(byte[] a, int at) {
+    if (learning != null) {
+      learning.addRecord(a, at);
+    }
     if (columns != null) {
       columns.addRecord(a, at);
     } else {

@@ -8,10 +8,13 @@ import java.util.List;
 /**
  * A group's records in rank order, in the version-1 record layout (docs/file-format.md), that can be read more than
  * once: what a version-2 file is encoded from ({@link GroupFileV2Writer}). The records come from a spool file, from
- * the files of a group's parts one after another, or from records in memory, encoded a block at a time.
+ * the files of a group's parts one after another, or from records in memory.
  */
 interface V1Records {
   int BLOCK_BYTES = 1 << 20;
+
+  /** Records in memory up to this many bytes encoded are encoded once for every pass ({@link #ofRecords}). */
+  int ENCODED_ONCE_BYTES = 16 << 20;
 
   /** Receives a record as the bytes of a block, the record's offset in it, and its rank in the group. */
   interface Consumer {
@@ -57,12 +60,49 @@ interface V1Records {
   }
 
   /**
-   * Records in memory, encoded with {@code header}'s attributes and record width a block at a time on every pass
-   * (memory use is one block whatever the group's size).
+   * Records in memory, encoded with {@code header}'s attributes and record width. When they take at most {@value
+   * #ENCODED_ONCE_BYTES} bytes encoded (a part of a build does), the first pass encodes them into one array that later
+   * passes read (each record is encoded once however many passes read it); bigger lists are encoded a block at a time
+   * on every pass, so that memory use stays one block whatever the group's size.
    *
    * @throws IllegalArgumentException (from {@link #forEach}) when a record does not fit the header
    */
   static V1Records ofRecords(List<IndexRecord> records, GroupHeader header) {
+    return ofRecords(records, header, ENCODED_ONCE_BYTES);
+  }
+
+  /** {@link #ofRecords(List, GroupHeader)} with another bound than {@value #ENCODED_ONCE_BYTES} bytes (tests). */
+  static V1Records ofRecords(List<IndexRecord> records, GroupHeader header, long encodedOnceBytes) {
+    int width = header.recordWidth();
+    if ((long) records.size() * width > encodedOnceBytes) {
+      return inBlocks(records, header);
+    }
+    return new V1Records() {
+      private byte[] encoded;
+
+      @Override
+      public long count() {
+        return records.size();
+      }
+
+      @Override
+      public void forEach(Consumer consumer) throws IOException {
+        if (encoded == null) {
+          byte[] all = new byte[records.size() * width];
+          for (int rank = 0; rank < records.size(); rank++) {
+            encode(records.get(rank), header, all, rank * width);
+          }
+          encoded = all;
+        }
+        for (int rank = 0; rank < records.size(); rank++) {
+          consumer.accept(encoded, rank * width, rank);
+        }
+      }
+    };
+  }
+
+  /** Records in memory, encoded a block at a time on every pass. */
+  private static V1Records inBlocks(List<IndexRecord> records, GroupHeader header) {
     return new V1Records() {
       @Override
       public long count() {

@@ -90,6 +90,31 @@ class GroupFileOnePassTest {
   }
 
   @Test
+  void recordsInMemoryAreTheSameRecordsEncodedOnceOrABlockAtATime() throws IOException {
+    for (List<IndexRecord> records : groups()) {
+      GroupHeader header = header(records);
+      V1Records once = V1Records.ofRecords(records, header);
+      V1Records inBlocks = V1Records.ofRecords(records, header, 0);
+      byte[] expected = bytes(inBlocks, header.recordWidth());
+      assertThat(records.size() + " records, first pass", bytes(once, header.recordWidth()), equalTo(expected));
+      assertThat(records.size() + " records, second pass", bytes(once, header.recordWidth()), equalTo(expected));
+      assertThat(bytes(inBlocks, header.recordWidth()), equalTo(expected));
+    }
+  }
+
+  /** Every record of one pass, one after another, after checking that ranks count up from 0. */
+  private static byte[] bytes(V1Records records, int width) throws IOException {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    long[] next = {0};
+    records.forEach((b, at, rank) -> {
+      assertThat(rank, equalTo(next[0]++));
+      out.write(b, at, width);
+    });
+    assertThat(next[0], equalTo(records.count()));
+    return out.toByteArray();
+  }
+
+  @Test
   void partsOfEitherVersionJoinAsStreamingWritesTheWholeGroup() throws IOException {
     Random r = new Random(18);
     for (List<IndexRecord> records : groups()) {
@@ -106,18 +131,25 @@ class GroupFileOnePassTest {
       cuts.sort(null);
       for (int partVersion : new int[] {GroupFileFormat.VERSION_1, GroupFileFormat.VERSION_2}) {
         List<GroupFile> parts = new ArrayList<>();
+        GroupColumns learned = null;
         try {
           for (int i = 0; i + 1 < cuts.size(); i++) {
             List<IndexRecord> part = records.subList(cuts.get(i), cuts.get(i + 1));
             Path file = dir.resolve("part-" + i + ".pmi");
-            GroupFileWriter.write(file, header(part), part, partVersion, FileSync.BY_CALLER); // as a build does
+            GroupColumns columns = new GroupColumns(SK_PK.size());
+            GroupFileWriter.write(file, header(part), part, partVersion, FileSync.BY_CALLER, columns); // as a build
+            assertThat(columns.records(), equalTo((long) part.size()));
+            learned = learned == null ? columns : learned.then(columns);
             parts.add(GroupFile.open(file));
           }
           String what = records.size() + " records in parts " + cuts + " of version " + partVersion;
           Path joined = dir.resolve("joined.pmi");
+          byte[] expected = Files.readAllBytes(streamed(records, GroupFileFormat.VERSION_2));
           GroupFileWriter.join(joined, header(records), parts, GroupFileFormat.VERSION_2, FileSync.BY_CALLER);
-          assertThat(what + ", version 2", Files.readAllBytes(joined),
-              equalTo(Files.readAllBytes(streamed(records, GroupFileFormat.VERSION_2))));
+          assertThat(what + ", version 2", Files.readAllBytes(joined), equalTo(expected));
+          // the columns learned while the parts were written, joined in part order, choose the same file
+          GroupFileWriter.join(joined, header(records), parts, GroupFileFormat.VERSION_2, FileSync.BY_CALLER, learned);
+          assertThat(what + ", version 2 from the parts' columns", Files.readAllBytes(joined), equalTo(expected));
           if (partVersion == GroupFileFormat.VERSION_1) {
             GroupFileWriter.join(joined, header(records), parts, GroupFileFormat.VERSION_1);
             assertThat(what + ", version 1", Files.readAllBytes(joined),
@@ -156,6 +188,27 @@ class GroupFileOnePassTest {
         () -> GroupFileWriter.write(file, header(number), number, GroupFileFormat.VERSION_2));
     assertThat(e.getMessage(), containsString("attribute SK is declared S but the record holds N"));
     assertThat(Files.exists(file), equalTo(false));
+  }
+
+  @Test
+  void columnsLearnedFromOtherRecordsAreRefused() throws IOException {
+    List<IndexRecord> records = List.of(IndexRecord.unique(List.of(KeyValue.ofString("a"), KeyValue.ofString("p"))),
+        IndexRecord.unique(List.of(KeyValue.ofString("b"), KeyValue.ofString("p"))));
+    Path part = dir.resolve("part.pmi");
+    GroupColumns columns = new GroupColumns(SK_PK.size());
+    GroupFileWriter.write(part, header(records), records, GroupFileFormat.VERSION_1, FileSync.BY_CALLER, columns);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> GroupFileWriter.write(
+        dir.resolve("again.pmi"), header(records), records, GroupFileFormat.VERSION_1, FileSync.BY_CALLER, columns));
+    assertThat(e.getMessage(), containsString("must be new"));
+    try (GroupFile f = GroupFile.open(part)) {
+      Path joined = dir.resolve("joined.pmi");
+      e = assertThrows(IllegalArgumentException.class, () -> GroupFileWriter.join(joined, header(records),
+          List.of(f, f), GroupFileFormat.VERSION_2, FileSync.BY_CALLER, columns));
+      assertThat(e.getMessage(), containsString("learned from 2 records of 2 attributes; the parts hold 4"));
+      assertThat(Files.exists(joined), equalTo(false));
+      e = assertThrows(IllegalArgumentException.class, () -> columns.then(new GroupColumns(3)));
+      assertThat(e.getMessage(), containsString("2 attributes with columns of 3"));
+    }
   }
 
   @Test

@@ -5,6 +5,7 @@ import io.pagemark.transforms.Backfill;
 import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.GroupFile;
 import io.pagemark.format.FileSync;
+import io.pagemark.format.GroupColumns;
 import io.pagemark.format.GroupFileFormat;
 import io.pagemark.format.GroupFileWriter;
 import io.pagemark.format.GroupHeader;
@@ -22,7 +23,7 @@ import org.apache.beam.sdk.values.KV;
 /**
  * Joins the part files of a big group, in part order, into its group file ({@link GroupFileWriter#join}): the parts'
  * records are read as version-1 bytes (as they are stored, on a local disk), and the group file is encoded once,
- * with no spool.
+ * with no spool, in one read of the parts: their columns were learned while they were written, in parallel.
  * The run counts of the manifest come with the parts ({@link WritePartFn.PartFile}), so no record is decoded.
  */
 final class ConcatPartsFn extends DoFn<KV<String, Iterable<WritePartFn.PartFile>>, GroupSummary> {
@@ -57,6 +58,11 @@ final class ConcatPartsFn extends DoFn<KV<String, Iterable<WritePartFn.PartFile>
     for (WritePartFn.PartFile p : parts) {
       stats = stats.plus(new WritePartFn.Stats(p.entries(), p.tieRuns(), p.unresolvedRuns()));
     }
+    GroupColumns columns = parts.get(0).columns();
+    for (int i = 1; i < parts.size(); i++) {
+      columns = columns.then(parts.get(i).columns()); // in part order, as one pass over the group would learn them
+    }
+    GroupColumns learned = columns;
     List<GroupFile> files = new ArrayList<>();
     try {
       for (WritePartFn.PartFile p : parts) {
@@ -65,7 +71,8 @@ final class ConcatPartsFn extends DoFn<KV<String, Iterable<WritePartFn.PartFile>
       KeyValue key = files.get(0).header().groupKey();
       GroupHeader header = WritePartFn.header(schema, key, width, buildId, buildTimeMillis);
       GroupHeader done = output.writeGroupFile(buildId, GroupPaths.relativePath(key),
-          file -> GroupFileWriter.join(file, header, files, GroupFileFormat.defaultVersion(), FileSync.BY_CALLER));
+          file -> GroupFileWriter.join(file, header, files, GroupFileFormat.defaultVersion(), FileSync.BY_CALLER,
+              learned));
       groups.inc();
       out.output(WritePartFn.summary(key, done, stats));
     } finally {

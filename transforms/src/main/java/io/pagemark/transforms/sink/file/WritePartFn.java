@@ -7,6 +7,7 @@ import io.pagemark.transforms.order.OrderedPart;
 
 import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.FileSync;
+import io.pagemark.format.GroupColumns;
 import io.pagemark.format.GroupFileFormat;
 import io.pagemark.format.GroupFileWriter;
 import io.pagemark.format.GroupHeader;
@@ -33,9 +34,12 @@ final class WritePartFn extends DoFn<OrderedPart, GroupSummary> {
   static final TupleTag<GroupSummary> GROUPS = new TupleTag<>("groups") {};
   static final TupleTag<KV<String, PartFile>> PARTS = new TupleTag<>("parts") {};
 
-  /** A written part file of a group, with the counts of its records' runs of equal sort keys. */
-  record PartFile(int part, int parts, String path, long entries, int width, long tieRuns, long unresolvedRuns)
-      implements Serializable {
+  /**
+   * A written part file of a group, with the counts of its records' runs of equal sort keys and the columns learned
+   * from its records while it was written (so that the join reads it once).
+   */
+  record PartFile(int part, int parts, String path, long entries, int width, long tieRuns, long unresolvedRuns,
+      GroupColumns columns) implements Serializable {
     private static final long serialVersionUID = 1L;
   }
 
@@ -69,10 +73,11 @@ final class WritePartFn extends DoFn<OrderedPart, GroupSummary> {
       out.get(GROUPS).output(summary(part.group(), done, stats));
     } else {
       String relative = partPath(part.group(), part.part());
-      output.writeGroupFile(buildId, relative,
-          file -> GroupFileWriter.write(file, header, part.records(), output.partFormatVersion(), FileSync.BY_CALLER));
+      GroupColumns columns = new GroupColumns(header.attributes().size());
+      output.writeGroupFile(buildId, relative, file -> GroupFileWriter.write(file, header, part.records(),
+          output.partFormatVersion(), FileSync.BY_CALLER, columns));
       out.get(PARTS).output(KV.of(OrderGroups.groupId(part.group()), new PartFile(part.part(), part.parts(),
-          relative, part.records().size(), width, stats.tieRuns(), stats.unresolvedRuns())));
+          relative, part.records().size(), width, stats.tieRuns(), stats.unresolvedRuns(), columns)));
     }
     entries.inc(part.records().size());
   }

@@ -1,0 +1,88 @@
+package io.pagemark.format;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What is learned from the values of parts one after another ({@link ColumnStats#then}) chooses the codec that one
+ * pass over all of them chooses, for every family of values a codec depends on, cut anywhere (empty parts too).
+ */
+class ColumnStatsTest {
+  private static final Random R = new Random(23);
+
+  /** Families of values, each making one codec the narrowest, plus a few that break it in one value. */
+  private static List<Function<Random, List<String>>> families() {
+    List<Function<Random, List<String>>> f = new ArrayList<>();
+    f.add(r -> values(r, 40, () -> String.format("item-%06d", r.nextInt(100_000)))); // digits, shared prefix
+    f.add(r -> values(r, 40, () -> String.format("item-%06d", 90_000 + r.nextInt(10_000))));
+    f.add(r -> values(r, 40, () -> GroupFileV2Test.datetime(r))); // seconds
+    f.add(r -> values(r, 40, () -> GroupFileV2Test.datetime(r).replace("Z", "." + (100 + r.nextInt(900)) + "Z")));
+    f.add(r -> values(r, 40, () -> "ab" + alpha(r, 10))); // alphabet of 64, fixed length
+    f.add(r -> values(r, 40, () -> "user/" + alpha(r, 1 + r.nextInt(12)) + (r.nextBoolean() ? "" : "-x"))); // var
+    f.add(r -> values(r, 40, () -> "same")); // one value
+    f.add(r -> withOdd(r, values(r, 40, () -> String.format("n%05d", r.nextInt(1000))), "n0000x"));
+    f.add(r -> withOdd(r, values(r, 40, () -> GroupFileV2Test.datetime(r)), "2024-02-30T00:00:00Z"));
+    f.add(r -> withOdd(r, values(r, 40, () -> "ab" + alpha(r, 10)), "ab" + alpha(r, 9)));
+    f.add(r -> withOdd(r, values(r, 40, () -> "ab" + alpha(r, 10)), "ab" + alpha(r, 5) + "." + alpha(r, 4)));
+    f.add(r -> withOdd(r, values(r, 40, () -> "pre" + alpha(r, 6)), "other"));
+    f.add(r -> values(r, 1, () -> "x"));
+    return f;
+  }
+
+  @Test
+  void partsLearnedOneAfterAnotherChooseWhatOnePassChooses() {
+    for (Function<Random, List<String>> family : families()) {
+      for (int trial = 0; trial < 60; trial++) {
+        List<String> values = family.apply(R);
+        ColumnStats whole = new ColumnStats();
+        values.forEach(v -> whole.add(v.getBytes(StandardCharsets.UTF_8)));
+        List<Integer> cuts = new ArrayList<>(List.of(0, values.size()));
+        for (int i = R.nextInt(4); i > 0; i--) {
+          cuts.add(R.nextInt(values.size() + 1));
+        }
+        cuts.sort(null);
+        ColumnStats joined = null;
+        for (int i = 0; i + 1 < cuts.size(); i++) {
+          ColumnStats part = new ColumnStats();
+          values.subList(cuts.get(i), cuts.get(i + 1)).forEach(v -> part.add(v.getBytes(StandardCharsets.UTF_8)));
+          joined = joined == null ? part : joined.then(part);
+        }
+        assertThat(values + " cut at " + cuts, describe(joined.choose()), equalTo(describe(whole.choose())));
+      }
+    }
+  }
+
+  private static String describe(ColumnCodec c) {
+    return c.code() + " " + Arrays.toString(c.prefix()) + " p=" + c.p() + " k=" + c.k() + " base=" + c.base();
+  }
+
+  private static List<String> values(Random r, int n, java.util.function.Supplier<String> value) {
+    List<String> v = new ArrayList<>();
+    for (int i = 1 + r.nextInt(n); i > 0; i--) {
+      v.add(value.get());
+    }
+    return v;
+  }
+
+  private static List<String> withOdd(Random r, List<String> values, String odd) {
+    values.add(r.nextInt(values.size() + 1), odd);
+    return values;
+  }
+
+  private static String alpha(Random r, int n) {
+    String symbols = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      b.append(symbols.charAt(r.nextInt(symbols.length())));
+    }
+    return b.toString();
+  }
+}
