@@ -3,6 +3,7 @@ package io.pagemark.bench;
 import io.pagemark.dynamo.IndexEntry;
 import io.pagemark.format.BuildInfo;
 import io.pagemark.format.IndexLayout;
+import io.pagemark.pipelines.cli.LocalFlink;
 import io.pagemark.transforms.BuildIndex;
 import io.pagemark.transforms.sink.file.WriteIndexFiles;
 import java.lang.management.ManagementFactory;
@@ -39,6 +40,7 @@ public final class BuildJob {
     Path output = Path.of(args[4]);
     String[] beamArgs = java.util.Arrays.copyOfRange(args, 5, args.length);
     PipelineOptions options = PipelineOptionsFactory.fromArgs(beamArgs).withValidation().create();
+    LocalFlink.configure(options); // as pagemark's commands run Flink's local cluster
     HeapWatch.start();
 
     BuildIndex build = BuildIndex.of(SyntheticEntries.schema()).withSink(WriteIndexFiles.to(output.toString()))

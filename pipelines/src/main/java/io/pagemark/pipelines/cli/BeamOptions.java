@@ -87,6 +87,7 @@ public final class BeamOptions implements CommandLine.IModelTransformer {
       throw Cli.usageError(spec, beamsMessage(e.getMessage()));
     }
     directRunnerChecksOffUnlessGiven(args, options);
+    LocalFlink.configure(options);
     return options;
   }
 
