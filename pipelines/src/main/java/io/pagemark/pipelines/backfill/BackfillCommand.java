@@ -1,16 +1,17 @@
 package io.pagemark.pipelines.backfill;
 
-import io.pagemark.pipelines.flink.FlinkProgress;
-import io.pagemark.pipelines.flink.FlinkTarget;
 
-import io.pagemark.pipelines.cli.BeamOptions;
-import io.pagemark.pipelines.cli.Cli;
-import io.pagemark.pipelines.cli.ExitCode;
 import io.pagemark.dynamo.DynamoConnection;
 import io.pagemark.dynamo.KeySchema;
 import io.pagemark.format.BuildInfo;
 import io.pagemark.format.IndexLayout;
 import io.pagemark.key.KeyType;
+import io.pagemark.pipelines.cli.BeamOptions;
+import io.pagemark.pipelines.cli.Cli;
+import io.pagemark.pipelines.cli.ExitCode;
+import io.pagemark.pipelines.cli.LocalFlink;
+import io.pagemark.pipelines.flink.FlinkProgress;
+import io.pagemark.pipelines.flink.FlinkTarget;
 import io.pagemark.transforms.Backfill;
 import io.pagemark.transforms.sink.file.S3EndpointOptions;
 import io.pagemark.transforms.sink.file.WriteIndexFiles;
@@ -73,6 +74,7 @@ public final class BackfillCommand implements Callable<Integer>, BeamOptions.Pip
   @Override
   public Integer call() {
     BackfillOptions options = BeamOptions.parse(spec, BackfillOptions.class);
+    LocalFlink.configure(options); // a batch job: Flink's local cluster without compressed exchanges
     try {
       checkKeyOptions(options);
     } catch (IllegalArgumentException e) {

@@ -8,6 +8,7 @@ import io.pagemark.pipelines.backfill.Progress;
 import io.pagemark.pipelines.cli.BeamOptions;
 import io.pagemark.pipelines.cli.Cli;
 import io.pagemark.pipelines.cli.ExitCode;
+import io.pagemark.pipelines.cli.LocalFlink;
 import io.pagemark.pipelines.flink.FlinkTarget;
 import io.pagemark.pipelines.stream.CommitCommand;
 import io.pagemark.pipelines.stream.StreamRun;
@@ -74,6 +75,7 @@ public final class CatchUpCommand implements Callable<Integer>, BeamOptions.Pipe
   @Override
   public Integer call() {
     CatchUpOptions o = BeamOptions.parse(spec, CatchUpOptions.class);
+    LocalFlink.configure(o); // a batch job: Flink's local cluster without compressed exchanges
     Path walRoot = walRoot(o);
     TimeBuckets buckets;
     Instant since = null;

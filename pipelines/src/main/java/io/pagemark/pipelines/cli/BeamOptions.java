@@ -87,7 +87,6 @@ public final class BeamOptions implements CommandLine.IModelTransformer {
       throw Cli.usageError(spec, beamsMessage(e.getMessage()));
     }
     directRunnerChecksOffUnlessGiven(args, options);
-    LocalFlink.configure(options);
     return options;
   }
 

@@ -2,6 +2,7 @@ package io.pagemark.pipelines.cli;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Function;
@@ -9,8 +10,9 @@ import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptions;
 
 /**
- * The Flink configuration a command gives Flink's local cluster ({@code --runner=FlinkRunner --flinkMaster=[local]})
- * when the user gives none ({@code --flinkConfDir} or the {@code FLINK_CONF_DIR} environment variable): batch exchanges
+ * The Flink configuration the batch commands ({@code backfill}, {@code catch-up}, {@code markers build}, and the
+ * benchmarks' builds) give Flink's local cluster ({@code --runner=FlinkRunner --flinkMaster=[local]}) when the user
+ * gives none ({@code --flinkConfDir} or the {@code FLINK_CONF_DIR} environment variable): batch exchanges
  * uncompressed. Flink compresses the data its batch jobs exchange (LZ4) by default, which on one machine spends CPU to
  * save disk: in the 10 M-entry build on 2 cores, compressing the blocked entries took about 6% of all CPU and the
  * build ran 0.9 s (8%) faster without it, while the exchange files' peak on disk stayed the same (docs/build-speed.md,
@@ -48,13 +50,19 @@ public final class LocalFlink {
       return;
     }
     try {
-      Path dir = Files.createTempDirectory("pagemark-flink-conf-");
+      Path dir = confDir(CONFIG);
       dir.toFile().deleteOnExit();
-      Path file = Files.writeString(dir.resolve("config.yaml"), CONFIG);
-      file.toFile().deleteOnExit(); // deleted before its directory: the last registered goes first
+      dir.resolve("config.yaml").toFile().deleteOnExit(); // deleted before its folder: the last registered goes first
       flink.setFlinkConfDir(dir.toString());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write a Flink configuration for the local cluster", e);
     }
+  }
+
+  /** A new temporary folder holding {@code config} as Flink's {@code config.yaml}, for {@code --flinkConfDir}. */
+  public static Path confDir(String config) throws IOException {
+    Path dir = Files.createTempDirectory("pagemark-flink-conf-");
+    Files.writeString(dir.resolve("config.yaml"), config, StandardCharsets.UTF_8);
+    return dir;
   }
 }

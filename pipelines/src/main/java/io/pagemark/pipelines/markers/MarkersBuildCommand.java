@@ -9,6 +9,7 @@ import io.pagemark.pipelines.backfill.Progress;
 import io.pagemark.pipelines.cli.BeamOptions;
 import io.pagemark.pipelines.cli.Cli;
 import io.pagemark.pipelines.cli.ExitCode;
+import io.pagemark.pipelines.cli.LocalFlink;
 import io.pagemark.pipelines.flink.FlinkProgress;
 import io.pagemark.pipelines.flink.FlinkTarget;
 import io.pagemark.transforms.Backfill;
@@ -58,6 +59,7 @@ public final class MarkersBuildCommand implements Callable<Integer>, BeamOptions
   @Override
   public Integer call() {
     MarkersOptions o = BeamOptions.parse(spec, MarkersOptions.class);
+    LocalFlink.configure(o); // a batch job: Flink's local cluster without compressed exchanges
     Cli.inRange(spec, "--pageSize", o.getPageSize(), 1, 1_000_000);
     Cli.inRange(spec, "--segments", o.getSegments(), 1, 1_000_000);
     MarkerSpec where;

@@ -1,12 +1,12 @@
 package io.pagemark.pipelines.stream;
 
+import io.pagemark.pipelines.cli.LocalFlink;
 import io.pagemark.pipelines.flink.FlinkTarget;
 import io.pagemark.testing.LocalProcess;
 
 import io.pagemark.transforms.source.CborOffClientBuilderFactory;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -116,13 +116,10 @@ final class StreamRunner {
 
   /** A configuration folder for Flink in this JVM: REST on {@code rest}, metrics fetched every second. */
   private static Path localConfDir(String rest) throws IOException {
-    Path dir = Files.createTempDirectory("pagemark-flink-conf-");
-    Path config = dir.resolve("config.yaml");
     String port = rest.substring(rest.indexOf(':') + 1);
-    Files.writeString(config, String.join("\n",
+    return LocalFlink.confDir(String.join("\n",
         "# Flink inside pagemark stream: its REST API (no web UI) serves the job's counters to the launcher.",
         "rest.address: 127.0.0.1", "rest.bind-address: 127.0.0.1", "rest.port: " + port, "rest.bind-port: " + port,
-        "metrics.fetcher.update-interval: 1000", ""), StandardCharsets.UTF_8);
-    return dir;
+        "metrics.fetcher.update-interval: 1000", ""));
   }
 }
