@@ -31,6 +31,8 @@ class LocalFlinkTest {
     // read as Beam's runner reads it when it starts the local cluster
     Configuration flink = GlobalConfiguration.loadConfiguration(o.getFlinkConfDir());
     assertThat(flink.get(NettyShuffleEnvironmentOptions.BATCH_SHUFFLE_COMPRESSION_ENABLED), is(false));
+    assertThat("[auto], the default master, is the local cluster outside flink run",
+        configured(Map.of(), "--runner=FlinkRunner").getFlinkConfDir(), notNullValue());
     assertThat("Flink's default", new Configuration().get(
         NettyShuffleEnvironmentOptions.BATCH_SHUFFLE_COMPRESSION_ENABLED), is(true));
   }
