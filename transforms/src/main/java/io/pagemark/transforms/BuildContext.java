@@ -1,6 +1,7 @@
 package io.pagemark.transforms;
 
 import io.pagemark.dynamo.KeySchema;
+import io.pagemark.format.BuildInfo;
 import io.pagemark.format.IndexLayout;
 import java.io.Serializable;
 import java.util.List;
@@ -57,14 +58,26 @@ public record BuildContext(
       return deadLetters == null ? List.of(tallies) : List.of(tallies, deadLetters);
     }
 
-    /** The tallies, read in a step given {@link #sideInputs}. */
-    public Map<String, Long> tallies(DoFn<?, ?>.ProcessContext c) {
-      return c.sideInput(tallies);
-    }
-
-    /** The number of dead letters, read in a step given {@link #sideInputs}. */
-    public long deadLetterCount(DoFn<?, ?>.ProcessContext c) {
-      return deadLetters == null ? 0 : c.sideInput(deadLetters);
+    /**
+     * The build's counts, read in a step given {@link #sideInputs}: what the source read, with what the build
+     * indexed.
+     *
+     * @throws IllegalStateException if the items scanned are not the entries indexed, skipped and dead-lettered
+     *     (then nothing may be published)
+     */
+    public BuildInfo.Counts counted(DoFn<?, ?>.ProcessContext c, String buildId, long entries, long groups,
+        long tieRuns, long unresolvedRuns) {
+      Map<String, Long> t = c.sideInput(tallies);
+      long scanned = t.getOrDefault(ITEMS_SCANNED, 0L);
+      long noGroup = t.getOrDefault(SKIPPED_NO_GROUP_KEY, 0L);
+      long noSort = t.getOrDefault(SKIPPED_NO_SORT_KEY, 0L);
+      long dead = deadLetters == null ? 0 : c.sideInput(deadLetters);
+      if (scanned != entries + noGroup + noSort + dead) {
+        throw new IllegalStateException("build " + buildId + " does not account for every item: scanned " + scanned
+            + " but indexed " + entries + ", skipped " + (noGroup + noSort) + ", dead-lettered " + dead
+            + "; nothing was published");
+      }
+      return new BuildInfo.Counts(scanned, entries, groups, noGroup, noSort, dead, tieRuns, unresolvedRuns);
     }
     /** Items the source read, whatever became of them. */
     public static final String ITEMS_SCANNED = "itemsScanned";

@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.values.PCollectionView;
 
@@ -67,18 +66,7 @@ final class PublishBuildFn extends DoFn<String, BuildInfo.Counts> {
         unresolved += s.unresolvedRuns();
       }
     }
-    Map<String, Long> t = counts.tallies(c);
-    long scanned = t.getOrDefault(ScanCounts.ITEMS_SCANNED, 0L);
-    long noGroup = t.getOrDefault(ScanCounts.SKIPPED_NO_GROUP_KEY, 0L);
-    long noSort = t.getOrDefault(ScanCounts.SKIPPED_NO_SORT_KEY, 0L);
-    long dead = counts.deadLetterCount(c);
-    BuildInfo.Counts counts =
-        new BuildInfo.Counts(scanned, entries, summaries.size(), noGroup, noSort, dead, tieRuns, unresolved);
-    if (scanned != entries + noGroup + noSort + dead) {
-      throw new IllegalStateException(
-          "build " + buildId + " does not account for every item: scanned " + scanned + " but indexed " + entries
-              + ", skipped " + (noGroup + noSort) + ", dead-lettered " + dead + "; nothing was published");
-    }
+    BuildInfo.Counts counts = this.counts.counted(c, buildId, entries, summaries.size(), tieRuns, unresolved);
     List<BuildInfo.Attribute> attributes =
         schema.storedAttributes().stream().map(BuildInfo.Attribute::of).toList();
     BuildInfo info =

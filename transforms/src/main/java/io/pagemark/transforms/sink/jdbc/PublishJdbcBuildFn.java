@@ -12,7 +12,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.Map;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.values.PCollectionView;
 
@@ -49,18 +48,7 @@ final class PublishJdbcBuildFn extends DoFn<String, Published> {
       tieRuns += g.tieRuns();
       unresolved += g.tieRunsUnresolved();
     }
-    Map<String, Long> t = counts.tallies(c);
-    long scanned = t.getOrDefault(ScanCounts.ITEMS_SCANNED, 0L);
-    long noGroup = t.getOrDefault(ScanCounts.SKIPPED_NO_GROUP_KEY, 0L);
-    long noSort = t.getOrDefault(ScanCounts.SKIPPED_NO_SORT_KEY, 0L);
-    long dead = counts.deadLetterCount(c);
-    if (scanned != entries + noGroup + noSort + dead) {
-      throw new IllegalStateException("build " + buildId + " does not account for every item: scanned " + scanned
-          + " but indexed " + entries + ", skipped " + (noGroup + noSort) + ", dead-lettered " + dead
-          + "; nothing was published");
-    }
-    BuildInfo.Counts counts =
-        new BuildInfo.Counts(scanned, entries, groupCount, noGroup, noSort, dead, tieRuns, unresolved);
+    BuildInfo.Counts counts = this.counts.counted(c, buildId, entries, groupCount, tieRuns, unresolved);
     JdbcLayout layout = target.address().layout();
     BuildCollector.Result pruned;
     try (Connection conn = target.address().connect()) {
