@@ -161,8 +161,12 @@ public final class GroupFileWriter implements AutoCloseable {
     }
     try (GroupFileWriter w = new GroupFileWriter(file, header, formatVersion, sync)) {
       w.learning = learn;
-      for (IndexRecord r : records) {
-        w.append(r);
+      if (records instanceof EncodedRecords encoded && encoded.fits(header)) {
+        w.appendEncoded(encoded);
+      } else {
+        for (IndexRecord r : records) {
+          w.append(r);
+        }
       }
       return w.finish();
     }
@@ -265,6 +269,30 @@ public final class GroupFileWriter implements AutoCloseable {
     V1Records.encode(r, header, buffer.array(), start);
     buffer.position(buffer.position() + width);
     appended(buffer.array(), start);
+  }
+
+  /** Appends records encoded at this file's width and types, as they are ({@link EncodedRecords#fits}). */
+  private void appendEncoded(EncodedRecords records) throws IOException {
+    byte[] all = records.bytes();
+    int width = record.length;
+    int perWrite = Math.max(1, buffer.capacity() / width);
+    for (int rank = 0; rank < records.size(); ) {
+      int n = Math.min(perWrite, records.size() - rank);
+      write(all, rank * width, n * width);
+      if (columns == null) {
+        sha.update(all, rank * width, n * width);
+      }
+      for (int i = 0; i < n && (learning != null || columns != null); i++) {
+        if (learning != null) {
+          learning.addRecord(all, (rank + i) * width);
+        }
+        if (columns != null) {
+          columns.addRecord(all, (rank + i) * width);
+        }
+      }
+      rank += n;
+      count += n;
+    }
   }
 
   /** Counts, digests and (version 2) learns the record just written from {@code a[at]}. */

@@ -63,7 +63,8 @@ interface V1Records {
    * Records in memory, encoded with {@code header}'s attributes and record width. When they take at most {@value
    * #ENCODED_ONCE_BYTES} bytes encoded (a part of a build does), the first pass encodes them into one array that later
    * passes read (each record is encoded once however many passes read it); bigger lists are encoded a block at a time
-   * on every pass, so that memory use stays one block whatever the group's size.
+   * on every pass, so that memory use stays one block whatever the group's size. {@link EncodedRecords} of the
+   * header's types and width are read as they are.
    *
    * @throws IllegalArgumentException (from {@link #forEach}) when a record does not fit the header
    */
@@ -74,6 +75,9 @@ interface V1Records {
   /** {@link #ofRecords(List, GroupHeader)} with another bound than {@value #ENCODED_ONCE_BYTES} bytes (tests). */
   static V1Records ofRecords(List<IndexRecord> records, GroupHeader header, long encodedOnceBytes) {
     int width = header.recordWidth();
+    if (records instanceof EncodedRecords encoded && encoded.fits(header)) {
+      return ofEncoded(encoded);
+    }
     if ((long) records.size() * width > encodedOnceBytes) {
       return inBlocks(records, header);
     }
@@ -96,6 +100,25 @@ interface V1Records {
         }
         for (int rank = 0; rank < records.size(); rank++) {
           consumer.accept(encoded, rank * width, rank);
+        }
+      }
+    };
+  }
+
+  /** Records held encoded already, read as they are on every pass. */
+  static V1Records ofEncoded(EncodedRecords records) {
+    return new V1Records() {
+      @Override
+      public long count() {
+        return records.size();
+      }
+
+      @Override
+      public void forEach(Consumer consumer) throws IOException {
+        byte[] all = records.bytes();
+        int width = records.width();
+        for (int rank = 0; rank < records.size(); rank++) {
+          consumer.accept(all, rank * width, rank);
         }
       }
     };

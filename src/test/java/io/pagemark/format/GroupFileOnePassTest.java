@@ -26,7 +26,7 @@ class GroupFileOnePassTest {
 
   @TempDir Path dir;
 
-  private static GroupHeader header(List<IndexRecord> records) {
+  static GroupHeader header(List<IndexRecord> records) {
     int width = GroupFileFormat.RECORD_PREFIX_BYTES;
     for (IndexRecord r : records) {
       width = Math.max(width, GroupFileWriter.widthFor(r.keys()));
@@ -42,7 +42,7 @@ class GroupFileOnePassTest {
   }
 
   /** Groups of every shape the layout depends on: empty, one entry, mostly ties, some ties, several read blocks. */
-  private static List<List<IndexRecord>> groups() {
+  static List<List<IndexRecord>> groups() {
     Random r = new Random(17);
     List<List<IndexRecord>> groups = new ArrayList<>();
     groups.add(List.of());

@@ -16,7 +16,8 @@ import java.util.List;
  */
 public record OrderedPart(KeyValue group, int part, int parts, List<IndexRecord> records) {
   public OrderedPart {
-    records = List.copyOf(records);
+    // records held as their bytes are immutable already, and stay bytes for the file sink to write as they are
+    records = records instanceof io.pagemark.format.EncodedRecords ? records : List.copyOf(records);
     if (part < 0 || part >= parts) {
       throw new IllegalArgumentException("part " + part + " of " + parts);
     }

@@ -4,6 +4,7 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
 import io.pagemark.dynamo.IndexEntry;
+import io.pagemark.format.EncodedRecords;
 import io.pagemark.format.IndexRecord;
 import io.pagemark.key.KeyType;
 import io.pagemark.key.KeyValue;
@@ -85,6 +86,9 @@ class OrderPartFnTest {
       g.add(e);
     }
     g.finish();
+    // records of one key type each are held as their bytes (as the file sink writes them), others as objects
+    boolean oneType = entries.stream().map(e -> e.keys().get(0).type()).distinct().count() == 1;
+    assertThat(round, part.records() instanceof EncodedRecords, equalTo(oneType));
     assertThat(round, texts(part.records()), equalTo(texts(expected)));
     assertThat(round, part.records(), equalTo(expected));
     assertThat(part.group().text(), equalTo(sorted.get(0).group().text()));

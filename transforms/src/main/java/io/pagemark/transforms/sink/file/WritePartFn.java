@@ -6,6 +6,7 @@ import io.pagemark.transforms.Backfill;
 import io.pagemark.transforms.order.OrderedPart;
 
 import io.pagemark.dynamo.KeySchema;
+import io.pagemark.format.EncodedRecords;
 import io.pagemark.format.FileSync;
 import io.pagemark.format.GroupColumns;
 import io.pagemark.format.GroupFileFormat;
@@ -18,6 +19,7 @@ import io.pagemark.key.KeyValue;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.HexFormat;
+import java.util.List;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.DoFn;
@@ -59,10 +61,7 @@ final class WritePartFn extends DoFn<OrderedPart, GroupSummary> {
 
   @ProcessElement
   public void process(@Element OrderedPart part, MultiOutputReceiver out) throws IOException {
-    int width = 0;
-    for (IndexRecord r : part.records()) {
-      width = Math.max(width, GroupFileWriter.widthFor(r.keys()));
-    }
+    int width = width(part.records());
     GroupHeader header = header(schema, part.group(), width, buildId, buildTimeMillis);
     Stats stats = Stats.of(part.records());
     if (part.parts() == 1) {
@@ -82,6 +81,18 @@ final class WritePartFn extends DoFn<OrderedPart, GroupSummary> {
     entries.inc(part.records().size());
   }
 
+  /** The width of the widest record; records held as bytes are not decoded. */
+  static int width(List<IndexRecord> records) {
+    if (records instanceof EncodedRecords encoded) {
+      return encoded.width();
+    }
+    int width = 0;
+    for (IndexRecord r : records) {
+      width = Math.max(width, GroupFileWriter.widthFor(r.keys()));
+    }
+    return width;
+  }
+
   static GroupHeader header(KeySchema schema, KeyValue group, int width, String buildId, long buildTimeMillis) {
     return new GroupHeader(
         schema.groupAttribute(), group, schema.storedAttributes(), width, 0, buildTimeMillis, buildId, new byte[32]);
@@ -96,6 +107,17 @@ final class WritePartFn extends DoFn<OrderedPart, GroupSummary> {
   /** Runs of equal sort keys in a sequence of records. */
   record Stats(long entries, long tieRuns, long unresolvedRuns) {
     static Stats of(Iterable<IndexRecord> records) {
+      if (records instanceof EncodedRecords encoded) { // not decoded
+        long runs = 0;
+        long unresolved = 0;
+        for (int i = 0; i < encoded.size(); i++) {
+          if (encoded.tiePosition(i) == 0 && encoded.runLength(i) > 1) {
+            runs++;
+            unresolved += encoded.runOrderKnown(i) ? 0 : 1;
+          }
+        }
+        return new Stats(encoded.size(), runs, unresolved);
+      }
       long n = 0;
       long runs = 0;
       long unresolved = 0;
