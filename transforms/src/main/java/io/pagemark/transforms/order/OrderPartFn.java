@@ -113,15 +113,13 @@ final class OrderPartFn extends DoFn<KV<byte[], Iterable<EntryBlock>>, OrderedPa
       }
       r = end;
     }
-    int[] shape = shape(sorted);
-    if (shape == null) { // entries of different key types or counts: as objects, for the sink to refuse
+    Shape shape = Shape.of(sorted);
+    if (shape == null || !shape.compact(n)) {
+      // entries of different key types or counts (for the sink to refuse), or a few much wider than the rest
       return new OrderedPart(group, part, parts, asObjects(sorted, runs, runCount, tied, ties));
     }
-    KeyType[] types = new KeyType[shape.length - 1];
-    for (int k = 0; k < types.length; k++) {
-      types[k] = KeyType.fromCode((byte) shape[k]);
-    }
-    EncodedRecords.Builder records = new EncodedRecords.Builder(List.of(types), shape[types.length], n);
+    KeyType[] types = shape.types();
+    EncodedRecords.Builder records = new EncodedRecords.Builder(List.of(types), shape.width(), n);
     // the other entries are copied in the order their blocks hold them: in rank order their bytes are read at
     // random across the part's blocks, and decoding a part of 200,000 entries took about three times as long
     for (int i = 0; i < n; i++) {
@@ -142,38 +140,61 @@ final class OrderPartFn extends DoFn<KV<byte[], Iterable<EntryBlock>>, OrderedPa
   }
 
   /**
-   * The records' shape in one pass over the entries: the types of their key values, then the width of the widest
-   * record ({@link io.pagemark.format.GroupFileWriter#widthFor}) as the last element; null when not all entries
-   * have keys of the same types.
+   * What the records of a part would take as bytes: the types of their key values, the width of the widest record
+   * ({@link io.pagemark.format.GroupFileWriter#widthFor}) and the sum of their own widths.
    */
-  private static int[] shape(PartSort sorted) {
-    int[] shape = null;
-    int width = 0;
-    for (int i = 0; i < sorted.size(); i++) {
-      byte[] b = sorted.block(i).bytes();
-      int p = EntryBlock.keysOf(b, sorted.at(i));
-      int n = EntryBlock.readVarInt(b, p);
-      p = EntryBlock.skipVarInt(b, p);
-      if (shape == null) {
-        shape = new int[n + 1];
-        for (int k = 0, q = p; k < n; k++, q = EntryBlock.skipKey(b, q)) {
-          shape[k] = b[q];
+  record Shape(KeyType[] types, int width, long recordBytes) {
+    /**
+     * What a record held as objects takes besides its keys' bytes, about: the record, its list, a key value and an
+     * array per key (12 to 16 bytes of header each, references, fields).
+     */
+    static final int OBJECT_BYTES = 128;
+
+    /** The shape of a part's records, in one pass over its entries; null when their keys differ in types or number. */
+    static Shape of(PartSort sorted) {
+      byte[] codes = null;
+      int width = 0;
+      long total = 0;
+      for (int i = 0; i < sorted.size(); i++) {
+        byte[] b = sorted.block(i).bytes();
+        int p = EntryBlock.keysOf(b, sorted.at(i));
+        int n = EntryBlock.readVarInt(b, p);
+        p = EntryBlock.skipVarInt(b, p);
+        if (codes == null) {
+          codes = new byte[n];
+          for (int k = 0, q = p; k < n; k++, q = EntryBlock.skipKey(b, q)) {
+            codes[k] = b[q];
+          }
         }
-      }
-      if (n != shape.length - 1) {
-        return null;
-      }
-      int w = RECORD_PREFIX_BYTES;
-      for (int k = 0; k < n; k++, p = EntryBlock.skipKey(b, p)) {
-        if (b[p] != shape[k]) {
+        if (n != codes.length) {
           return null;
         }
-        w += 2 + EntryBlock.readVarInt(b, p + 1);
+        int w = RECORD_PREFIX_BYTES;
+        for (int k = 0; k < n; k++, p = EntryBlock.skipKey(b, p)) {
+          if (b[p] != codes[k]) {
+            return null;
+          }
+          w += 2 + EntryBlock.readVarInt(b, p + 1);
+        }
+        width = Math.max(width, w);
+        total += w;
       }
-      width = Math.max(width, w);
+      KeyType[] types = new KeyType[codes.length];
+      for (int k = 0; k < types.length; k++) {
+        types[k] = KeyType.fromCode(codes[k]);
+      }
+      return new Shape(types, width, total);
     }
-    shape[shape.length - 1] = width;
-    return shape;
+
+    /**
+     * Whether {@code n} records of this shape take no more memory as bytes (every record padded to the widest) than
+     * as objects: a part whose few records are much wider than the rest (DynamoDB allows keys of up to 2 KB) stays
+     * objects, so that a part never takes more memory than its records do; so does a part too big for one array.
+     */
+    boolean compact(int n) {
+      long bytes = (long) n * width;
+      return bytes <= recordBytes + (long) n * OBJECT_BYTES && bytes <= Integer.MAX_VALUE - 16;
+    }
   }
 
   /** The part's records as objects, for entries whose keys differ in number or types. */

@@ -2,6 +2,7 @@ package io.pagemark.transforms.order;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThan;
 
 import io.pagemark.dynamo.IndexEntry;
 import io.pagemark.format.EncodedRecords;
@@ -29,11 +30,14 @@ class OrderPartFnTest {
   @Test
   void bytesOrderAsTheDecodedEntriesDo() throws IOException {
     Random rnd = new Random(SEED);
+    int asBytes = 0;
     for (int round = 0; round < 60; round++) {
       KeyType sortType = KeyType.values()[round % 3];
-      checkRound("round " + round, rnd, 1 + rnd.nextInt(rnd.nextInt(4) == 0 ? 2000 : 20), 3,
-          () -> sortKey(rnd, sortType));
+      asBytes += checkRound("round " + round, rnd, 1 + rnd.nextInt(rnd.nextInt(4) == 0 ? 2000 : 20), 3,
+          () -> sortKey(rnd, sortType)) ? 1 : 0;
     }
+    // both ways of holding records are checked: as bytes (most parts) and as objects
+    assertThat(asBytes, greaterThan(30));
   }
 
   /**
@@ -53,7 +57,30 @@ class OrderPartFnTest {
     }
   }
 
-  private static void checkRound(String round, Random rnd, int n, int tieOdds, Supplier<KeyValue> keys)
+  /**
+   * A part's records are held as bytes padded to the widest (what the file sink writes) unless a few are so much
+   * wider than the rest that the padding would take more memory than record objects; the records are the same.
+   */
+  @Test
+  void aFewWideKeysKeepAPartAsObjects() throws IOException {
+    for (int wide : new int[] {0, 1, 50}) {
+      List<IndexEntry> entries = new ArrayList<>();
+      for (int i = 0; i < 1000; i++) {
+        String sk = i < wide ? "w".repeat(2000) + i : "k" + i;
+        entries.add(new IndexEntry(KeyValue.ofString("g"), List.of(KeyValue.ofString(sk), KeyValue.ofString("p" + i))));
+      }
+      OrderedPart part = OrderPartFn.order(List.of(EntryBlock.of(entries)), 0, 1, OrderGroupsTest.fakeTies(null));
+      assertThat(wide + " wide keys", part.records() instanceof EncodedRecords, equalTo(wide == 0));
+      List<IndexEntry> sorted = new ArrayList<>(entries);
+      sorted.sort(IndexEntry.ORDER);
+      for (int i = 0; i < sorted.size(); i++) {
+        assertThat(part.records().get(i).keys(), equalTo(sorted.get(i).keys()));
+      }
+    }
+  }
+
+  /** Checks one part of random entries; returns whether its records were held as bytes. */
+  private static boolean checkRound(String round, Random rnd, int n, int tieOdds, Supplier<KeyValue> keys)
       throws IOException {
     KeyValue group = rnd.nextBoolean() ? KeyValue.ofNumber("1") : KeyValue.ofString("g\u00e9");
     List<IndexEntry> entries = new ArrayList<>();
@@ -88,10 +115,12 @@ class OrderPartFnTest {
     g.finish();
     // records of one key type each are held as their bytes (as the file sink writes them), others as objects
     boolean oneType = entries.stream().map(e -> e.keys().get(0).type()).distinct().count() == 1;
-    assertThat(round, part.records() instanceof EncodedRecords, equalTo(oneType));
+    boolean asBytes = part.records() instanceof EncodedRecords;
+    assertThat(round, asBytes && !oneType, equalTo(false));
     assertThat(round, texts(part.records()), equalTo(texts(expected)));
     assertThat(round, part.records(), equalTo(expected));
     assertThat(part.group().text(), equalTo(sorted.get(0).group().text()));
+    return asBytes;
   }
 
   /** A key of one of six kinds, each made to defeat a comparison that looks at a key's first bytes only. */
