@@ -75,49 +75,42 @@ interface V1Records {
   /** {@link #ofRecords(List, GroupHeader)} with another bound than {@value #ENCODED_ONCE_BYTES} bytes (tests). */
   static V1Records ofRecords(List<IndexRecord> records, GroupHeader header, long encodedOnceBytes) {
     int width = header.recordWidth();
-    if (records instanceof EncodedRecords encoded && encoded.fits(header)) {
-      return ofEncoded(encoded);
+    if (records instanceof EncodedRecords bytes && bytes.fits(header)) {
+      return ofEncoded(bytes);
     }
     if ((long) records.size() * width > encodedOnceBytes) {
       return inBlocks(records, header);
     }
-    return new V1Records() {
-      private byte[] encoded;
-
-      @Override
-      public long count() {
-        return records.size();
-      }
-
-      @Override
-      public void forEach(Consumer consumer) throws IOException {
-        if (encoded == null) {
-          byte[] all = new byte[records.size() * width];
-          for (int rank = 0; rank < records.size(); rank++) {
-            encode(records.get(rank), header, all, rank * width);
-          }
-          encoded = all;
-        }
+    byte[][] encoded = new byte[1][];
+    return inArray(() -> {
+      if (encoded[0] == null) { // on the first pass, so that a record that does not fit fails there
+        byte[] all = new byte[records.size() * width];
         for (int rank = 0; rank < records.size(); rank++) {
-          consumer.accept(encoded, rank * width, rank);
+          encode(records.get(rank), header, all, rank * width);
         }
+        encoded[0] = all;
       }
-    };
+      return encoded[0];
+    }, width, records.size());
   }
 
   /** Records held encoded already, read as they are on every pass. */
   static V1Records ofEncoded(EncodedRecords records) {
+    return inArray(records::bytes, records.width(), records.size());
+  }
+
+  /** {@code count} records of {@code width} bytes one after another in the array {@code bytes} gives each pass. */
+  private static V1Records inArray(java.util.function.Supplier<byte[]> bytes, int width, int count) {
     return new V1Records() {
       @Override
       public long count() {
-        return records.size();
+        return count;
       }
 
       @Override
       public void forEach(Consumer consumer) throws IOException {
-        byte[] all = records.bytes();
-        int width = records.width();
-        for (int rank = 0; rank < records.size(); rank++) {
+        byte[] all = bytes.get();
+        for (int rank = 0; rank < count; rank++) {
           consumer.accept(all, rank * width, rank);
         }
       }
