@@ -22,4 +22,31 @@ public record OrderedPart(KeyValue group, int part, int parts, List<IndexRecord>
       throw new IllegalArgumentException("part " + part + " of " + parts);
     }
   }
+
+  /**
+   * The runs of equal sort keys that start in this part (each sink reports them), and how many of them are in an
+   * order DynamoDB was not asked for. Records held as bytes are not decoded.
+   *
+   * @param runs runs of more than one entry that start in this part
+   * @param unresolved those of them whose order is not DynamoDB's own
+   */
+  public record TieRuns(long runs, long unresolved) {}
+
+  /** This part's {@link TieRuns}. */
+  public TieRuns tieRuns() {
+    io.pagemark.format.EncodedRecords bytes =
+        records instanceof io.pagemark.format.EncodedRecords e ? e : null;
+    long runs = 0;
+    long unresolved = 0;
+    for (int i = 0; i < records.size(); i++) {
+      IndexRecord r = bytes == null ? records.get(i) : null;
+      int tie = r != null ? r.tiePosition() : bytes.tiePosition(i);
+      int length = r != null ? r.runLength() : bytes.runLength(i);
+      if (tie == 0 && length > 1) {
+        runs++;
+        unresolved += (r != null ? r.runOrderKnown() : bytes.runOrderKnown(i)) ? 0 : 1;
+      }
+    }
+    return new TieRuns(runs, unresolved);
+  }
 }

@@ -120,6 +120,21 @@ class OrderPartFnTest {
     assertThat(round, texts(part.records()), equalTo(texts(expected)));
     assertThat(round, part.records(), equalTo(expected));
     assertThat(part.group().text(), equalTo(sorted.get(0).group().text()));
+    // the runs of ties the sinks report, from the bytes and from the same records as objects
+    for (TieOrder order : List.of(ties, TieOrder.UNKNOWN)) {
+      OrderedPart ordered = order == ties ? part : OrderPartFn.order(blocks, 0, 1, order);
+      long runs = 0;
+      long unresolved = 0;
+      for (IndexRecord r : ordered.records()) {
+        runs += r.tiePosition() == 0 && r.runLength() > 1 ? 1 : 0;
+        unresolved += r.tiePosition() == 0 && r.runLength() > 1 && !r.runOrderKnown() ? 1 : 0;
+      }
+      OrderedPart.TieRuns expectedRuns = new OrderedPart.TieRuns(runs, order == ties ? 0 : runs);
+      assertThat(round, unresolved, equalTo(expectedRuns.unresolved()));
+      assertThat(round, ordered.tieRuns(), equalTo(expectedRuns));
+      assertThat(round, new OrderedPart(ordered.group(), 0, 1, new ArrayList<>(ordered.records())).tieRuns(),
+          equalTo(expectedRuns));
+    }
     return asBytes;
   }
 

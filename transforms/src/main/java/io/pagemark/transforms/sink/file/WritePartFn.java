@@ -63,7 +63,8 @@ final class WritePartFn extends DoFn<OrderedPart, GroupSummary> {
   public void process(@Element OrderedPart part, MultiOutputReceiver out) throws IOException {
     int width = width(part.records());
     GroupHeader header = header(schema, part.group(), width, buildId, buildTimeMillis);
-    Stats stats = Stats.of(part.records());
+    OrderedPart.TieRuns ties = part.tieRuns();
+    Stats stats = new Stats(part.records().size(), ties.runs(), ties.unresolved());
     if (part.parts() == 1) {
       GroupHeader done = output.writeGroupFile(buildId, GroupPaths.relativePath(part.group()),
           file -> GroupFileWriter.write(file, header, part.records(), GroupFileFormat.defaultVersion(),
@@ -106,31 +107,6 @@ final class WritePartFn extends DoFn<OrderedPart, GroupSummary> {
 
   /** Runs of equal sort keys in a sequence of records. */
   record Stats(long entries, long tieRuns, long unresolvedRuns) {
-    static Stats of(Iterable<IndexRecord> records) {
-      if (records instanceof EncodedRecords encoded) { // not decoded
-        long runs = 0;
-        long unresolved = 0;
-        for (int i = 0; i < encoded.size(); i++) {
-          if (encoded.tiePosition(i) == 0 && encoded.runLength(i) > 1) {
-            runs++;
-            unresolved += encoded.runOrderKnown(i) ? 0 : 1;
-          }
-        }
-        return new Stats(encoded.size(), runs, unresolved);
-      }
-      long n = 0;
-      long runs = 0;
-      long unresolved = 0;
-      for (IndexRecord r : records) {
-        n++;
-        if (r.tiePosition() == 0 && r.runLength() > 1) {
-          runs++;
-          unresolved += r.runOrderKnown() ? 0 : 1;
-        }
-      }
-      return new Stats(n, runs, unresolved);
-    }
-
     Stats plus(Stats o) {
       return new Stats(entries + o.entries, tieRuns + o.tieRuns, unresolvedRuns + o.unresolvedRuns);
     }

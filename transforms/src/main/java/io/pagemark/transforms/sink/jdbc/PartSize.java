@@ -1,6 +1,5 @@
 package io.pagemark.transforms.sink.jdbc;
 
-import io.pagemark.format.IndexRecord;
 import io.pagemark.transforms.order.OrderedPart;
 import java.io.Serializable;
 import java.util.Arrays;
@@ -16,15 +15,8 @@ record PartSize(byte[] groupValue, int part, int parts, long entries, long tieRu
   private static final long serialVersionUID = 1L;
 
   static PartSize of(OrderedPart p) {
-    long runs = 0;
-    long unresolved = 0;
-    for (IndexRecord r : p.records()) {
-      if (r.tiePosition() == 0 && r.runLength() > 1) {
-        runs++;
-        unresolved += r.runOrderKnown() ? 0 : 1;
-      }
-    }
-    return new PartSize(p.group().bytes(), p.part(), p.parts(), p.records().size(), runs, unresolved);
+    OrderedPart.TieRuns ties = p.tieRuns();
+    return new PartSize(p.group().bytes(), p.part(), p.parts(), p.records().size(), ties.runs(), ties.unresolved());
   }
 
   @Override

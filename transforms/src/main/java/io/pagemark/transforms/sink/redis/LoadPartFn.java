@@ -92,11 +92,11 @@ final class LoadPartFn extends DoFn<OrderedPart, KV<byte[], PartLoaded>> {
       }
     }
     members.inc(records.size());
-    long[] ties = PartLoaded.tieRuns(records);
+    OrderedPart.TieRuns ties = part.tieRuns();
     out.output(KV.of(
         groupId(part),
         new PartLoaded(group, RedisLayout.stamp(target.buildId(), part.group()), part.group().toString(),
-            part.part(), part.parts(), records.size(), ties[0], ties[1])));
+            part.part(), part.parts(), records.size(), ties.runs(), ties.unresolved())));
   }
 
   /** The grouping key of a part's group: type code and canonical bytes, as the backfill groups entries. */

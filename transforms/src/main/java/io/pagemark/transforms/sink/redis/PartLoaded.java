@@ -1,9 +1,7 @@
 package io.pagemark.transforms.sink.redis;
 
-import io.pagemark.format.IndexRecord;
 import java.io.Serializable;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * One part of a group, loaded into the build's temporary set of the group.
@@ -41,18 +39,5 @@ record PartLoaded(
   @Override
   public String toString() {
     return "part " + (part + 1) + " of " + parts + " of group " + groupText + ": " + members + " members";
-  }
-
-  /** Runs of equal sort keys that start in these records, and how many of them have an unknown order. */
-  static long[] tieRuns(List<IndexRecord> records) {
-    long runs = 0;
-    long unresolved = 0;
-    for (IndexRecord r : records) {
-      if (r.tiePosition() == 0 && r.runLength() > 1) {
-        runs++;
-        unresolved += r.runOrderKnown() ? 0 : 1;
-      }
-    }
-    return new long[] {runs, unresolved};
   }
 }
