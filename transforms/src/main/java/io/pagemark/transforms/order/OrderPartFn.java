@@ -24,8 +24,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * ({@link PartSort}), learns DynamoDB's order of each run of equal sort keys ({@link DynamoTieOrder}), and emits the
  * part's records. An entry whose sort key is unique is copied from its block's bytes into its record's
  * ({@link EncodedRecords}, what the file sink writes as it is), never decoded; the entries of a run of ties are decoded
- * once, for DynamoDB's order. A part whose entries differ in their keys' types or number is emitted as record objects
- * instead, for the sink to refuse as it refuses any record that does not fit its header. Holds one part in memory,
+ * once, for DynamoDB's order. A part whose entries differ in their keys' types or number (for the sink to refuse as it
+ * refuses any record that does not fit its header), or whose few much wider records would make the padding take more
+ * memory than record objects ({@link Shape#compact}), is emitted as record objects instead. Holds one part in memory,
  * never a group.
  */
 final class OrderPartFn extends DoFn<KV<byte[], Iterable<EntryBlock>>, OrderedPart> {
