@@ -279,19 +279,9 @@ public final class GroupFileWriter implements AutoCloseable {
     for (int rank = 0; rank < records.size(); ) {
       int n = Math.min(perWrite, records.size() - rank);
       write(all, rank * width, n * width);
-      if (columns == null) {
-        sha.update(all, rank * width, n * width);
+      for (int i = 0; i < n; i++, rank++) {
+        appended(all, rank * width);
       }
-      for (int i = 0; i < n && (learning != null || columns != null); i++) {
-        if (learning != null) {
-          learning.addRecord(all, (rank + i) * width);
-        }
-        if (columns != null) {
-          columns.addRecord(all, (rank + i) * width);
-        }
-      }
-      rank += n;
-      count += n;
     }
   }
 

@@ -30,33 +30,25 @@ interface V1Records {
   /** The records of group files read one after another (any version; version 2 is unpacked as it is read). */
   static V1Records ofFiles(List<GroupFile> files) {
     long count = files.stream().mapToLong(GroupFile::count).sum();
-    return new V1Records() {
-      @Override
-      public long count() {
-        return count;
-      }
-
-      @Override
-      public void forEach(Consumer consumer) throws IOException {
-        long base = 0;
-        byte[] block = null;
-        for (GroupFile f : files) {
-          int width = f.unpackedRecordWidth();
-          int perBlock = Math.max(1, BLOCK_BYTES / width);
-          if (block == null || block.length < perBlock * width) {
-            block = new byte[perBlock * width];
-          }
-          for (long rank = 0; rank < f.count(); ) {
-            int n = (int) Math.min(perBlock, f.count() - rank);
-            f.readUnpacked(rank, n, block, 0);
-            for (int i = 0; i < n; i++, rank++) {
-              consumer.accept(block, i * width, base + rank);
-            }
-          }
-          base += f.count();
+    return of(count, consumer -> {
+      long base = 0;
+      byte[] block = null;
+      for (GroupFile f : files) {
+        int width = f.unpackedRecordWidth();
+        int perBlock = Math.max(1, BLOCK_BYTES / width);
+        if (block == null || block.length < perBlock * width) {
+          block = new byte[perBlock * width];
         }
+        for (long rank = 0; rank < f.count(); ) {
+          int n = (int) Math.min(perBlock, f.count() - rank);
+          f.readUnpacked(rank, n, block, 0);
+          for (int i = 0; i < n; i++, rank++) {
+            consumer.accept(block, i * width, base + rank);
+          }
+        }
+        base += f.count();
       }
-    };
+    });
   }
 
   /**
@@ -101,6 +93,39 @@ interface V1Records {
 
   /** {@code count} records of {@code width} bytes one after another in the array {@code bytes} gives each pass. */
   private static V1Records inArray(java.util.function.Supplier<byte[]> bytes, int width, int count) {
+    return of(count, consumer -> {
+      byte[] all = bytes.get();
+      for (int rank = 0; rank < count; rank++) {
+        consumer.accept(all, rank * width, rank);
+      }
+    });
+  }
+
+  /** Records in memory, encoded a block at a time on every pass. */
+  private static V1Records inBlocks(List<IndexRecord> records, GroupHeader header) {
+    return of(records.size(), consumer -> {
+      int width = header.recordWidth();
+      int perBlock = Math.max(1, BLOCK_BYTES / width);
+      byte[] block = new byte[Math.min(perBlock, Math.max(1, records.size())) * width];
+      for (int rank = 0; rank < records.size(); ) {
+        int n = Math.min(perBlock, records.size() - rank);
+        for (int i = 0; i < n; i++) {
+          encode(records.get(rank + i), header, block, i * width);
+        }
+        for (int i = 0; i < n; i++, rank++) {
+          consumer.accept(block, i * width, rank);
+        }
+      }
+    });
+  }
+
+  /** What {@link #forEach} does: one pass over the records. */
+  interface Pass {
+    void run(Consumer consumer) throws IOException;
+  }
+
+  /** {@code count} records that {@code pass} gives, in rank order, on every pass. */
+  private static V1Records of(long count, Pass pass) {
     return new V1Records() {
       @Override
       public long count() {
@@ -109,36 +134,7 @@ interface V1Records {
 
       @Override
       public void forEach(Consumer consumer) throws IOException {
-        byte[] all = bytes.get();
-        for (int rank = 0; rank < count; rank++) {
-          consumer.accept(all, rank * width, rank);
-        }
-      }
-    };
-  }
-
-  /** Records in memory, encoded a block at a time on every pass. */
-  private static V1Records inBlocks(List<IndexRecord> records, GroupHeader header) {
-    return new V1Records() {
-      @Override
-      public long count() {
-        return records.size();
-      }
-
-      @Override
-      public void forEach(Consumer consumer) throws IOException {
-        int width = header.recordWidth();
-        int perBlock = Math.max(1, BLOCK_BYTES / width);
-        byte[] block = new byte[Math.min(perBlock, Math.max(1, records.size())) * width];
-        for (int rank = 0; rank < records.size(); ) {
-          int n = Math.min(perBlock, records.size() - rank);
-          for (int i = 0; i < n; i++) {
-            encode(records.get(rank + i), header, block, i * width);
-          }
-          for (int i = 0; i < n; i++, rank++) {
-            consumer.accept(block, i * width, rank);
-          }
-        }
+        pass.run(consumer);
       }
     };
   }

@@ -58,11 +58,8 @@ final class ConcatPartsFn extends DoFn<KV<String, Iterable<WritePartFn.PartFile>
     for (WritePartFn.PartFile p : parts) {
       stats = stats.plus(new WritePartFn.Stats(p.entries(), p.tieRuns(), p.unresolvedRuns()));
     }
-    GroupColumns columns = parts.get(0).columns();
-    for (int i = 1; i < parts.size(); i++) {
-      columns = columns.then(parts.get(i).columns()); // in part order, as one pass over the group would learn them
-    }
-    GroupColumns learned = columns;
+    // in part order, as one pass over the group would learn them
+    GroupColumns learned = parts.stream().map(WritePartFn.PartFile::columns).reduce(GroupColumns::then).orElseThrow();
     List<GroupFile> files = new ArrayList<>();
     try {
       for (WritePartFn.PartFile p : parts) {
