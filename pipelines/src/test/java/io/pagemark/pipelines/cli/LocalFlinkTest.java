@@ -10,18 +10,29 @@ import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.GlobalConfiguration;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.NettyShuffleEnvironmentOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * Flink's local cluster gets uncompressed batch exchanges unless the user names a Flink configuration; nothing else
- * is touched.
+ * Flink's local cluster gets uncompressed batch exchanges, and larger network buffers at a small parallelism, unless the
+ * user names a Flink configuration; nothing else is touched.
  */
 class LocalFlinkTest {
   private static FlinkPipelineOptions configured(Map<String, String> environment, String... args) {
+    return configured(environment, 2, args);
+  }
+
+  private static FlinkPipelineOptions configured(Map<String, String> environment, int processors, String... args) {
     FlinkPipelineOptions o = PipelineOptionsFactory.fromArgs(args).as(FlinkPipelineOptions.class);
-    LocalFlink.configure(o, environment::get);
+    LocalFlink.configure(o, environment::get, processors);
     return o;
+  }
+
+  /** The memory segment size the local cluster runs with, read as Beam's runner reads its configuration. */
+  private static MemorySize segmentSize(FlinkPipelineOptions o) {
+    return GlobalConfiguration.loadConfiguration(o.getFlinkConfDir()).get(TaskManagerOptions.MEMORY_SEGMENT_SIZE);
   }
 
   @Test
@@ -35,6 +46,22 @@ class LocalFlinkTest {
         configured(Map.of(), "--runner=FlinkRunner").getFlinkConfDir(), notNullValue());
     assertThat("Flink's default", new Configuration().get(
         NettyShuffleEnvironmentOptions.BATCH_SHUFFLE_COMPRESSION_ENABLED), is(true));
+  }
+
+  @Test
+  void largerNetworkBuffersUpToAParallelismOfEight() {
+    MemorySize large = MemorySize.parse(LocalFlink.LARGE_SEGMENT);
+    assertThat(large, is(MemorySize.parse("128kb")));
+    assertThat(segmentSize(configured(Map.of(), "--runner=FlinkRunner", "--parallelism=2")), is(large));
+    assertThat(segmentSize(configured(Map.of(), "--runner=FlinkRunner", "--parallelism=8")), is(large));
+    // a quarter as many buffers in the same 64 MB: a build at 32 ran out of them
+    MemorySize flinks = new Configuration().get(TaskManagerOptions.MEMORY_SEGMENT_SIZE);
+    assertThat(flinks, is(MemorySize.parse("32kb")));
+    assertThat(segmentSize(configured(Map.of(), "--runner=FlinkRunner", "--parallelism=9")), is(flinks));
+    // no --parallelism: the local cluster runs a task per processor
+    assertThat(segmentSize(configured(Map.of(), 4, "--runner=FlinkRunner")), is(large));
+    assertThat(segmentSize(configured(Map.of(), 32, "--runner=FlinkRunner")), is(flinks));
+    assertThat(segmentSize(configured(Map.of(), 32, "--runner=FlinkRunner", "--parallelism=2")), is(large));
   }
 
   @Test
