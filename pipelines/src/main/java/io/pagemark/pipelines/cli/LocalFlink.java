@@ -19,7 +19,7 @@ import org.apache.beam.sdk.options.PipelineOptions;
  * "Seventh round"). And, while the local cluster runs at most {@value #LARGE_SEGMENTS_UP_TO} tasks of a step at once,
  * memory segments (network buffers) of {@value #LARGE_SEGMENT} instead of 32 KB: a build's blocks of entries are
  * larger than 32 KB, and each crossed two or three buffers on every exchange; the 10 M-entry build ran 0.3 to 0.6 s
- * faster with about 0.8 s less CPU ("Ninth round"). The local cluster's network memory stays 64 MB, so there are a
+ * faster with 0.3 to 1.3 s less CPU ("Ninth round"). The local cluster's network memory stays 64 MB, so there are a
  * quarter as many buffers: enough at a parallelism of 16, not at 32, hence the bound. A cluster's own configuration is
  * left alone: there the network, not the CPU, may be what is short.
  */
@@ -37,7 +37,7 @@ public final class LocalFlink {
   /** The memory segment size the local cluster is given at a parallelism of up to {@link #LARGE_SEGMENTS_UP_TO}. */
   static final String LARGE_SEGMENT = "128kb";
 
-  /** The largest parallelism given {@link #LARGE_SEGMENT}s (512 buffers of 64 MB ran a build at 16, not at 32). */
+  /** The largest parallelism given {@link #LARGE_SEGMENT}s (512 buffers in 64 MB ran a build at 16, not at 32). */
   static final int LARGE_SEGMENTS_UP_TO = 8;
 
   /** {@link #CONFIG}, with {@link #LARGE_SEGMENT}s when the local cluster runs at most that many tasks of a step. */
