@@ -24,33 +24,38 @@ import org.apache.beam.sdk.options.PipelineOptions;
  * left alone: there the network, not the CPU, may be what is short.
  */
 public final class LocalFlink {
-  /** What the local cluster is given, in Flink's {@code config.yaml} format. */
-  static final String CONFIG = """
-      # written by pagemark for Flink's local cluster (see LocalFlink)
-      taskmanager:
-        network:
-          batch-shuffle:
-            compression:
-              enabled: false
-      """;
-
   /** The memory segment size the local cluster is given at a parallelism of up to {@link #LARGE_SEGMENTS_UP_TO}. */
   static final String LARGE_SEGMENT = "128kb";
 
   /** The largest parallelism given {@link #LARGE_SEGMENT}s (512 buffers in 64 MB ran a build at 16, not at 32). */
   static final int LARGE_SEGMENTS_UP_TO = 8;
 
-  /** {@link #CONFIG}, with {@link #LARGE_SEGMENT}s when the local cluster runs at most that many tasks of a step. */
+  /**
+   * What the local cluster is given, in Flink's {@code config.yaml} format: uncompressed batch exchanges, and
+   * {@link #LARGE_SEGMENT}s when it runs at most {@link #LARGE_SEGMENTS_UP_TO} tasks of a step at once.
+   */
   static String config(int parallelism) {
-    return parallelism <= LARGE_SEGMENTS_UP_TO
-        ? CONFIG + "  memory:\n    segment-size: " + LARGE_SEGMENT + "\n"
-        : CONFIG;
+    String yaml = """
+        # written by pagemark for Flink's local cluster (see LocalFlink)
+        taskmanager:
+          network:
+            batch-shuffle:
+              compression:
+                enabled: false
+        """;
+    if (parallelism <= LARGE_SEGMENTS_UP_TO) {
+      yaml += """
+            memory:
+              segment-size: %s
+          """.formatted(LARGE_SEGMENT); // under taskmanager:
+    }
+    return yaml;
   }
 
   private LocalFlink() {}
 
   /**
-   * Points {@code options} at a configuration of {@link #CONFIG} in a temporary directory (deleted when the JVM exits)
+   * Points {@code options} at a configuration of {@link #config} in a temporary directory (deleted when the JVM exits)
    * when they run a pipeline on Flink with {@code [local]} or {@code [auto]} and name no configuration, and {@code
    * FLINK_CONF_DIR} is unset (Flink's {@code flink run} sets it); leaves them alone otherwise.
    */

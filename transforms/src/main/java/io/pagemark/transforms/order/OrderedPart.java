@@ -1,5 +1,6 @@
 package io.pagemark.transforms.order;
 
+import io.pagemark.format.EncodedRecords;
 import io.pagemark.format.IndexRecord;
 import io.pagemark.key.KeyValue;
 import java.util.List;
@@ -17,7 +18,7 @@ import java.util.List;
 public record OrderedPart(KeyValue group, int part, int parts, List<IndexRecord> records) {
   public OrderedPart {
     // records held as their bytes are immutable already, and stay bytes for the file sink to write as they are
-    records = records instanceof io.pagemark.format.EncodedRecords ? records : List.copyOf(records);
+    records = records instanceof EncodedRecords ? records : List.copyOf(records);
     if (part < 0 || part >= parts) {
       throw new IllegalArgumentException("part " + part + " of " + parts);
     }
@@ -34,8 +35,7 @@ public record OrderedPart(KeyValue group, int part, int parts, List<IndexRecord>
 
   /** This part's {@link TieRuns}. */
   public TieRuns tieRuns() {
-    io.pagemark.format.EncodedRecords bytes =
-        records instanceof io.pagemark.format.EncodedRecords e ? e : null;
+    EncodedRecords bytes = records instanceof EncodedRecords e ? e : null;
     long runs = 0;
     long unresolved = 0;
     for (int i = 0; i < records.size(); i++) {
