@@ -63,7 +63,7 @@ public abstract class OrderGroups extends PTransform<PCollection<IndexEntry>, PC
 
   abstract long getMaxPartEntries();
 
-  abstract @Nullable Boolean getSamplesInOneKey();
+  abstract @Nullable Boolean getShapedForDirectRunner();
 
   abstract Builder toBuilder();
 
@@ -77,7 +77,7 @@ public abstract class OrderGroups extends PTransform<PCollection<IndexEntry>, PC
 
     abstract Builder setMaxPartEntries(long n);
 
-    abstract Builder setSamplesInOneKey(Boolean oneKey);
+    abstract Builder setShapedForDirectRunner(Boolean direct);
 
     abstract OrderGroups build();
   }
@@ -123,23 +123,26 @@ public abstract class OrderGroups extends PTransform<PCollection<IndexEntry>, PC
   }
 
   /**
-   * Whether the samples of all groups are merged under one key ({@code true}) or each group's under its own
-   * ({@code false}); by default, under one key on Beam's DirectRunner only ({@link #samplesInOneKey}). For tests.
+   * Whether the steps are shaped for Beam's DirectRunner ({@code true}) or for runners that shuffle ({@code false});
+   * by default, for the DirectRunner on the DirectRunner only ({@link #shapedForDirectRunner}). For tests, which run
+   * on the DirectRunner and order the same entries both ways.
    */
-  OrderGroups withSamplesInOneKey(boolean oneKey) {
-    return toBuilder().setSamplesInOneKey(oneKey).build();
+  OrderGroups withDirectRunnerShape(boolean direct) {
+    return toBuilder().setShapedForDirectRunner(direct).build();
   }
 
   /**
-   * Whether this pipeline merges all groups' samples under one key. Beam's DirectRunner pays for every key it groups
+   * Whether this pipeline's steps are shaped for Beam's DirectRunner. The DirectRunner pays for every key it groups
    * by (state, a timer and a bundle of its own, and each bundle builds the next step's evaluator anew: about 0.9 ms a
    * group, 22 s of a 250,000-entry build of 25,000 groups) and for every element it groups, while it keeps every
-   * element in memory anyway: there the bundles' samples go under one key, one element per bundle. Runners that
-   * shuffle (Flink) get a key per group, which they sort and spill like any other: one worker would otherwise hold
-   * every group's sample at once.
+   * element in memory anyway: there the bundles' samples go under one key, one element per bundle; and it tries a
+   * step with a side input again and again until the side input is ready, so the blocks wait for the plans before
+   * {@code Assign parts} ({@link HoldBlocks}). Runners that shuffle (Flink) get a key per group, which they sort and
+   * spill like any other (one worker would otherwise hold every group's sample at once), and read a step's input
+   * once its side inputs are ready.
    */
-  boolean samplesInOneKey(org.apache.beam.sdk.options.PipelineOptions options) {
-    Boolean given = getSamplesInOneKey();
+  boolean shapedForDirectRunner(org.apache.beam.sdk.options.PipelineOptions options) {
+    Boolean given = getShapedForDirectRunner();
     return given != null ? given : options.getRunner().getName().equals("org.apache.beam.runners.direct.DirectRunner");
   }
 
@@ -182,15 +185,15 @@ public abstract class OrderGroups extends PTransform<PCollection<IndexEntry>, PC
   private PCollectionTuple order(PCollection<IndexEntry> entries) {
     KeySchema schema = getSchema();
     PlanGroupFn planner = new PlanGroupFn(getMaxPartEntries());
-    boolean oneKey = samplesInOneKey(entries.getPipeline().getOptions());
+    boolean directRunner = shapedForDirectRunner(entries.getPipeline().getOptions());
     PCollectionTuple blocked =
-        entries.apply("Block and sample groups", ParDo.of(new BlockEntriesFn(planner.sampleEvery(), oneKey))
+        entries.apply("Block and sample groups", ParDo.of(new BlockEntriesFn(planner.sampleEvery(), directRunner))
             .withOutputTags(BlockEntriesFn.BLOCKS, TupleTagList.of(BlockEntriesFn.SAMPLES)));
     PCollection<KV<String, PlanGroupFn.Samples>> samples =
         blocked.get(BlockEntriesFn.SAMPLES).setCoder(KvCoder.of(StringUtf8Coder.of(), new PlanGroupFn.SamplesCoder()));
     PCollection<Long> counts = samples.apply("Entries per group and bundle",
         MapElements.into(TypeDescriptors.longs()).via(kv -> kv.getValue().count())).setCoder(VarLongCoder.of());
-    PCollectionView<Map<String, GroupPlan>> plans =
+    PCollection<KV<String, GroupPlan>> bigGroups =
         samples
             .apply("Count and sample groups", Combine.perKey(planner))
             .setCoder(KvCoder.of(StringUtf8Coder.of(), PlanGroupFn.plansCoder()))
@@ -198,14 +201,16 @@ public abstract class OrderGroups extends PTransform<PCollection<IndexEntry>, PC
                 .into(TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptor.of(GroupPlan.class)))
                 .via(kv -> kv.getValue().entrySet().stream().map(e -> KV.of(e.getKey(), e.getValue()))
                     .collect(Collectors.toList())))
-            .setCoder(KvCoder.of(StringUtf8Coder.of(), new PlanGroupFn.GroupPlanCoder()))
-            .apply("Part plans", View.asMap());
+            .setCoder(KvCoder.of(StringUtf8Coder.of(), new PlanGroupFn.GroupPlanCoder()));
+    PCollectionView<Map<String, GroupPlan>> plans = bigGroups.apply("Part plans", View.asMap());
     PCollectionView<Integer> sharedParts =
         counts.apply("Shared parts", Combine.globally(new SharedPartsFn(getMaxPartEntries())).asSingletonView());
     KvCoder<byte[], EntryBlock> blockCoder = KvCoder.of(ByteArrayCoder.of(), EntryBlockCoder.of());
-    PCollection<OrderedPart> parts = blocked
-        .get(BlockEntriesFn.BLOCKS)
-        .setCoder(blockCoder)
+    PCollection<KV<byte[], EntryBlock>> blocks = blocked.get(BlockEntriesFn.BLOCKS).setCoder(blockCoder);
+    if (directRunner) {
+      blocks = blocks.apply("Hold blocks until the plans are made", HoldBlocks.until(bigGroups));
+    }
+    PCollection<OrderedPart> parts = blocks
         .apply("Assign parts", ParDo.of(new AssignPartFn(plans, sharedParts)).withSideInputs(plans, sharedParts))
         .setCoder(blockCoder)
         .apply("Group by " + schema.groupAttribute() + " and part", GroupByKey.create())

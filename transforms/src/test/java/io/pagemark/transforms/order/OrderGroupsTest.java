@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,10 +29,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.IntStream;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.runners.TransformHierarchy;
 import org.apache.beam.sdk.testing.PAssert;
 import org.apache.beam.sdk.testing.TestPipeline;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PValue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -69,13 +73,59 @@ class OrderGroupsTest {
     bigGroups(p, OrderGroups.of(STRINGS));
   }
 
-  /** As runners that shuffle plan them (the DirectRunner merges every group's samples under one key). */
+  /**
+   * As runners that shuffle plan them (on the DirectRunner every group's samples go under one key, and the blocks wait
+   * for the plans).
+   */
   @Test
-  void bigGroupsAreCutTheSameWithEachGroupsSamplesUnderItsOwnKey(TestPipeline p) {
-    OrderGroups perGroup = OrderGroups.of(STRINGS).withSamplesInOneKey(false);
-    assertThat(perGroup.samplesInOneKey(p.getOptions()), is(false));
-    assertThat(OrderGroups.of(STRINGS).samplesInOneKey(p.getOptions()), is(true));
-    bigGroups(p, perGroup);
+  void bigGroupsAreCutTheSameInTheStepsOfRunnersThatShuffle(TestPipeline p) {
+    OrderGroups shuffled = OrderGroups.of(STRINGS).withDirectRunnerShape(false);
+    assertThat(shuffled.shapedForDirectRunner(p.getOptions()), is(false));
+    assertThat(OrderGroups.of(STRINGS).shapedForDirectRunner(p.getOptions()), is(true));
+    bigGroups(p, shuffled);
+  }
+
+  /**
+   * On the DirectRunner the blocks reach {@code Assign parts} only through {@link HoldBlocks}, which waits for the
+   * plans' input; on runners that shuffle they go straight there.
+   */
+  @Test
+  void onTheDirectRunnerTheBlocksWaitForThePlans() {
+    assertThat(assignPartsInput(OrderGroups.of(STRINGS)), is("Order groups/Hold blocks until the plans are made"));
+    assertThat(assignPartsInput(OrderGroups.of(STRINGS).withDirectRunnerShape(false)),
+        is("Order groups/Block and sample groups"));
+  }
+
+  /** The step that makes the main input of {@code Assign parts}, in a pipeline on the DirectRunner. */
+  private static String assignPartsInput(OrderGroups order) {
+    Pipeline p = Pipeline.create();
+    PCollection<IndexEntry> entries = p.apply(Create.of(TestEntries.of(KeyType.S)).withCoder(IndexEntryCoder.of()));
+    entries.apply("Order groups", order.withMaxPartEntries(MAX_PART));
+    String[] producer = {null};
+    p.traverseTopologically(new Pipeline.PipelineVisitor.Defaults() {
+      private final Map<PValue, String> madeBy = new HashMap<>();
+
+      @Override
+      public CompositeBehavior enterCompositeTransform(TransformHierarchy.Node node) {
+        record(node);
+        return CompositeBehavior.ENTER_TRANSFORM;
+      }
+
+      @Override
+      public void visitPrimitiveTransform(TransformHierarchy.Node node) {
+        record(node);
+      }
+
+      private void record(TransformHierarchy.Node node) {
+        if (node.getFullName().equals("Order groups/Assign parts")) {
+          producer[0] = madeBy.get(node.getInputs().values().iterator().next());
+        }
+        for (PValue out : node.getOutputs().values()) {
+          madeBy.putIfAbsent(out, node.getFullName());
+        }
+      }
+    });
+    return producer[0];
   }
 
   private void bigGroups(TestPipeline p, OrderGroups order) {
