@@ -15,21 +15,18 @@ import org.apache.beam.sdk.values.PCollectionList;
 
 /**
  * Holds the blocks until the plans are made, for Beam's DirectRunner: the blocks come out only once every element of
- * {@code plans} (the step whose output becomes the plans' side input) has been made, in {@value #WAYS} bundles.
+ * {@code plans} (the step whose output becomes the plans' side input) has been made, in a bundle per bundle of blocks.
  *
  * <p>Why: the DirectRunner hands a step with a side input each bundle as soon as it is made, and puts a bundle
  * whose side input is not ready back to be tried again each time any step of the pipeline makes output, building the
  * step's evaluator anew each time (the step translated to its protocol buffer form and its DoFn deserialized, about
  * a millisecond). {@code Assign parts} received the scan's 16 bundles of blocks while the plans were being made and
- * started 241 to 285 bundles for them, a worker's CPU spent on nothing. Held, its blocks arrive about when the plans
- * do, in {@value #WAYS} bundles (a bundle per key: more keys would keep more workers busy and cost more bundles).
- * Flink reads the blocks after the side input is ready on its own and never gets this step.
+ * started 229 to 285 bundles for them, a worker's CPU spent on nothing; held, it starts 16. The shared part count,
+ * its other side input, is a shorter sum of the same counts and is ready first. Flink reads a step's input only
+ * once its side inputs are ready, and never gets this step.
  */
 final class HoldBlocks
     extends PTransform<PCollection<KV<byte[], EntryBlock>>, PCollection<KV<byte[], EntryBlock>>> {
-  /** The keys the held blocks are spread over: the bundles they come out in. */
-  static final int WAYS = 8;
-
   private final PCollection<?> plans;
 
   private HoldBlocks(PCollection<?> plans) {
@@ -46,7 +43,7 @@ final class HoldBlocks
     Coder<KV<byte[], EntryBlock>> blockCoder = blocks.getCoder();
     KvCoder<Integer, KV<byte[], EntryBlock>> keyed = KvCoder.of(VarIntCoder.of(), blockCoder);
     PCollection<KV<Integer, KV<byte[], EntryBlock>>> spread =
-        blocks.apply("Spread blocks", ParDo.of(new SpreadFn())).setCoder(keyed);
+        blocks.apply("Key blocks by bundle", ParDo.of(new KeyByBundleFn())).setCoder(keyed);
     PCollection<KV<Integer, KV<byte[], EntryBlock>>> made =
         plans.apply("Plans made", ParDo.of(new NothingFn())).setCoder(keyed);
     return PCollectionList.of(spread).and(made)
@@ -56,19 +53,21 @@ final class HoldBlocks
         .setCoder(blockCoder);
   }
 
-  /** Keys each block by one of {@value #WAYS} keys in turn (any block may go anywhere: the parts come after). */
-  static final class SpreadFn extends DoFn<KV<byte[], EntryBlock>, KV<Integer, KV<byte[], EntryBlock>>> {
-    private transient int next;
+  /**
+   * Keys every block of a bundle by one random key of that bundle's: a key the DirectRunner groups copies its values
+   * each time a bundle adds to it, so that one bundle per key adds each block once.
+   */
+  static final class KeyByBundleFn extends DoFn<KV<byte[], EntryBlock>, KV<Integer, KV<byte[], EntryBlock>>> {
+    private transient int key;
 
     @StartBundle
     public void startBundle() {
-      next = ThreadLocalRandom.current().nextInt(WAYS);
+      key = ThreadLocalRandom.current().nextInt();
     }
 
     @ProcessElement
     public void process(@Element KV<byte[], EntryBlock> block, OutputReceiver<KV<Integer, KV<byte[], EntryBlock>>> out) {
-      out.output(KV.of(next, block));
-      next = (next + 1) % WAYS;
+      out.output(KV.of(key, block));
     }
   }
 
