@@ -66,7 +66,8 @@ final class HoldBlocks
     }
 
     @ProcessElement
-    public void process(@Element KV<byte[], EntryBlock> block, OutputReceiver<KV<Integer, KV<byte[], EntryBlock>>> out) {
+    public void process(@Element KV<byte[], EntryBlock> block,
+        OutputReceiver<KV<Integer, KV<byte[], EntryBlock>>> out) {
       out.output(KV.of(key, block));
     }
   }
