@@ -24,11 +24,11 @@ import org.apache.flink.runtime.rpc.exceptions.RpcLoaderException;
  * Loads Flink's RPC system from a copy kept between runs, ahead of Flink's own loader. Flink ships its RPC system
  * (Pekko and Scala, 22 MB) as a jar inside a jar, and its loader inflates it to a new temporary file at every start of
  * a local cluster (left behind when the JVM exits first), then loads it in a class loader of its own: 0.33 to 0.36 s
- * of a command's start-up on this machine, one core, measured alone (docs/build-speed.md, "Tenth round"). This loader keeps the inflated jar in {@link #dir}
- * under a name made of the entry's CRC-32 and size, checks the copy against both before each use (reading 22 MB from
- * the page cache: about 20 ms) and writes it again, atomically, when it is missing or differs; the class loader is the
- * same kind as Flink's, with Flink's classes as parent. Any failure (no writable directory, the jar not inside a jar)
- * throws, and Flink then uses its own loader, as without this one.
+ * of a command's start-up on this machine, one core, measured alone (docs/build-speed.md, "Tenth round"). This loader
+ * keeps the inflated jar in {@link #dir} under a name made of the entry's CRC-32 and size, checks the copy against both
+ * before each use (reading 22 MB from the page cache: about 20 ms) and writes it again, atomically, when it is missing
+ * or differs; the class loader is the same kind as Flink's, with Flink's classes as parent. Any failure (no writable
+ * directory, the jar not inside a jar) throws, and Flink then uses its own loader, as without this one.
  */
 public final class CachedFlinkRpc implements RpcSystemLoader {
   /** The system property naming the directory of the copy, or {@code off} for Flink's own loader. */
