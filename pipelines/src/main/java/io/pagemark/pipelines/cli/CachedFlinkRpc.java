@@ -84,7 +84,8 @@ public final class CachedFlinkRpc implements RpcSystemLoader {
     if (!(connection instanceof JarURLConnection)) {
       throw new IOException(url + " is not inside a jar");
     }
-    connection.setUseCaches(false);
+    // the JVM's shared handle on the outer jar (caches on): an uncached connection would open one more per start and
+    // leave it open when the copy is already there
     JarEntry entry = ((JarURLConnection) connection).getJarEntry();
     if (entry.getCrc() < 0 || entry.getSize() < 0) {
       throw new IOException(url + " names no CRC or size");
