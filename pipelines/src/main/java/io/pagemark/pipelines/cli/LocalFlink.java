@@ -52,9 +52,6 @@ public final class LocalFlink {
     return yaml;
   }
 
-  /** The system property that, set to {@code off}, leaves the local cluster's start to Flink ({@link EarlyLocalCluster}). */
-  public static final String EARLY_PROPERTY = "pagemark.flinkLocal.early";
-
   private LocalFlink() {}
 
   /**
@@ -87,10 +84,6 @@ public final class LocalFlink {
       dir.toFile().deleteOnExit();
       dir.resolve("config.yaml").toFile().deleteOnExit(); // deleted before its folder: the last registered goes first
       flink.setFlinkConfDir(dir.toString());
-      if (!"off".equals(System.getProperty(EARLY_PROPERTY))) {
-        flink.setFlinkMaster("[auto]"); // Beam then takes the environment Flink's context offers
-        EarlyLocalCluster.install(dir, parallelism);
-      }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write a Flink configuration for the local cluster", e);
     }

@@ -13,7 +13,6 @@ import org.apache.flink.configuration.GlobalConfiguration;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.NettyShuffleEnvironmentOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,11 +20,6 @@ import org.junit.jupiter.api.Test;
  * user names a Flink configuration; nothing else is touched.
  */
 class LocalFlinkTest {
-  @AfterEach
-  void withdraw() {
-    EarlyLocalCluster.withdraw(); // configure offers a local cluster to the next pipeline; these run none
-  }
-
   private static FlinkPipelineOptions configured(Map<String, String> environment, String... args) {
     return configured(environment, 2, args);
   }
