@@ -2,6 +2,7 @@ package io.pagemark.commit.redis;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.is;
 
 import io.pagemark.change.IndexChange;
@@ -28,9 +29,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -45,6 +44,7 @@ class RedisPageReadRaceTest {
   static final KeyValue GROUP = KeyValue.ofString("g");
   static final int PAGE_SIZE = 7;
   static final int CHANGES = 1_000;
+  static final int MIN_READS = 200;
 
   @Test
   @ExtendWith(RedisExtension.class)
@@ -91,42 +91,30 @@ class RedisPageReadRaceTest {
       assertThat("the two states differ on every page start (their counts at least)",
           countDiffering(before, after), is(before.size()));
 
-      AtomicBoolean writing = new AtomicBoolean(true);
-      CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
-        try {
-          for (int k = 0; k < CHANGES; k++) {
-            boolean add = k % 2 == 0;
-            applier.apply(GROUP, List.of(RedisChangeApplierTest.change(GROUP, "x", 300 + k,
-                add ? null : "a", add ? "a" : null)));
-          }
-        } finally {
-          writing.set(false);
-        }
-      });
       Random random = new Random(19);
       List<String> mixed = new ArrayList<>();
-      int reads = 0;
-      int sawBefore = 0;
-      int sawAfter = 0;
+      int[] saw = new int[2]; // before, after
       List<String> keys = new ArrayList<>(before.keySet());
-      while (writing.get()) {
+      int reads = ReadRace.run(CHANGES, MIN_READS, k -> {
+        boolean add = k % 2 == 0;
+        applier.apply(GROUP, List.of(RedisChangeApplierTest.change(GROUP, "x", 300 + k,
+            add ? null : "a", add ? "a" : null)));
+      }, () -> {
         String key = keys.get(random.nextInt(keys.size()));
         PageStart got = read(index, key);
-        reads++;
         if (got.equals(before.get(key))) {
-          sawBefore++;
+          saw[0]++;
         } else if (got.equals(after.get(key))) {
-          sawAfter++;
+          saw[1]++;
         } else {
           mixed.add(key + ": " + got);
         }
-      }
-      writer.get(60, TimeUnit.SECONDS);
+      });
       assertThat(mixed.size() + " of " + reads + " page starts match neither state, the first: "
           + mixed.subList(0, Math.min(3, mixed.size())), mixed.size(), is(0));
-      assertThat("reads ran while the changes did", reads, greaterThan(100));
-      assertThat("some reads saw the group without the entry", sawBefore, greaterThan(0));
-      assertThat("some reads saw it with the entry", sawAfter, greaterThan(0));
+      assertThat("reads ran while the changes did", reads, greaterThanOrEqualTo(MIN_READS));
+      assertThat("some reads saw the group without the entry", saw[0], greaterThan(0));
+      assertThat("some reads saw it with the entry", saw[1], greaterThan(0));
     }
   }
 

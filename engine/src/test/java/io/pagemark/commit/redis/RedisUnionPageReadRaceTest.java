@@ -2,6 +2,7 @@ package io.pagemark.commit.redis;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.is;
 
 import io.pagemark.change.IndexChange;
@@ -28,9 +29,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -46,6 +45,7 @@ class RedisUnionPageReadRaceTest {
   static final KeyValue G2 = KeyValue.ofString("g2");
   static final int PAGE_SIZE = 7;
   static final int CHANGES = 1_000;
+  static final int MIN_READS = 200;
 
   @Test
   @ExtendWith(RedisExtension.class)
@@ -92,30 +92,20 @@ class RedisUnionPageReadRaceTest {
       assertThat("every union page start differs between 00 and 11 (their counts at least)",
           differingUnion(states.get("00"), states.get("11")), is(states.get("00").size()));
 
-      AtomicBoolean writing = new AtomicBoolean(true);
-      CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
-        try {
-          for (int k = 0; k < CHANGES; k++) {
-            boolean add = k % 4 < 2;
-            if (k % 2 == 0) {
-              applier.apply(G1, List.of(toggle(G1, "x", 10 + k, add)));
-            } else {
-              applier.apply(G2, List.of(toggle(G2, "y", 10 + k, add)));
-            }
-          }
-        } finally {
-          writing.set(false);
-        }
-      });
       Random random = new Random(19);
       List<String> keys = new ArrayList<>(states.get("00").keySet());
       List<String> mixed = new ArrayList<>();
       Map<String, Integer> seen = new HashMap<>();
-      int reads = 0;
-      while (writing.get()) {
+      int reads = ReadRace.run(CHANGES, MIN_READS, k -> {
+        boolean add = k % 4 < 2;
+        if (k % 2 == 0) {
+          applier.apply(G1, List.of(toggle(G1, "x", 10 + k, add)));
+        } else {
+          applier.apply(G2, List.of(toggle(G2, "y", 10 + k, add)));
+        }
+      }, () -> {
         String key = keys.get(random.nextInt(keys.size()));
         UnionPageStart got = read(index, key);
-        reads++;
         String state = null;
         for (Map.Entry<String, Map<String, UnionPageStart>> s : states.entrySet()) {
           if (got.equals(s.getValue().get(key))) {
@@ -127,11 +117,10 @@ class RedisUnionPageReadRaceTest {
         } else {
           seen.merge(state, 1, Integer::sum);
         }
-      }
-      writer.get(60, TimeUnit.SECONDS);
+      });
       assertThat(mixed.size() + " of " + reads + " union page starts match no combination of the groups' states,"
           + " the first: " + mixed.subList(0, Math.min(3, mixed.size())), mixed.size(), is(0));
-      assertThat("reads ran while the changes did", reads, greaterThan(100));
+      assertThat("reads ran while the changes did", reads, greaterThanOrEqualTo(MIN_READS));
       assertThat("reads saw the groups in several states: " + seen, seen.size(), greaterThan(1));
     }
   }
