@@ -25,11 +25,12 @@ final class ReadRace {
   /** Runs the race and returns how many reads ran while the changes did. */
   static int run(int changes, int minReads, IntConsumer change, Read read) throws Exception {
     AtomicBoolean writing = new AtomicBoolean(true);
+    AtomicBoolean reading = new AtomicBoolean(true);
     AtomicInteger reads = new AtomicInteger();
     long deadline = System.currentTimeMillis() + DEADLINE_MS;
     CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
       try {
-        for (int k = 0; k < changes || reads.get() < minReads; k++) {
+        for (int k = 0; k < changes || (reads.get() < minReads && reading.get()); k++) {
           change.accept(k);
           if (System.currentTimeMillis() > deadline) {
             break;
@@ -39,9 +40,13 @@ final class ReadRace {
         writing.set(false);
       }
     });
-    while (writing.get()) {
-      read.once();
-      reads.incrementAndGet();
+    try {
+      while (writing.get()) {
+        read.once();
+        reads.incrementAndGet();
+      }
+    } finally {
+      reading.set(false); // a read that failed stops the writer at its first thousand changes
     }
     writer.get(DEADLINE_MS, TimeUnit.MILLISECONDS);
     return reads.get();
