@@ -2,6 +2,7 @@ package io.pagemark.pipelines.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.JarURLConnection;
 import java.net.URL;
@@ -170,7 +171,7 @@ public final class CachedFlinkRpc implements RpcSystemLoader {
         try {
           loader.close();
         } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
+          throw new UncheckedIOException(e);
         }
       }
     }

@@ -113,7 +113,8 @@ final class PartSort {
         sortRun(r, end);
       }
       r = end;
-    }    ranks = new int[size];
+    }
+    ranks = new int[size];
     for (int r = 0; r < size; r++) {
       ranks[sorted[r]] = r;
     }
