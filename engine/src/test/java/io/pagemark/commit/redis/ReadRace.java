@@ -8,9 +8,9 @@ import java.util.function.IntConsumer;
 
 /**
  * Reads on the calling thread while changes run on another, until at least {@code changes} changes ran and at least
- * {@code minReads} reads ran during them. The writer keeps changing past {@code changes} while the reader lags (a busy
- * machine can hand the writer the CPU for its whole first thousand changes), so that the reads overlap the changes
- * by construction rather than by luck, up to a deadline.
+ * {@code minReads} reads ran during them. The writer keeps changing past {@code changes} while the reader lags (a
+ * union read opens a union and reads two groups: on one server a thousand changes left room for only 100 to 200 of
+ * them), so that the reads overlap the changes by construction rather than by luck, up to a deadline.
  */
 final class ReadRace {
   static final long DEADLINE_MS = TimeUnit.SECONDS.toMillis(60);
