@@ -21,9 +21,10 @@ import java.util.stream.Stream;
  * jars. One archive per runner ({@code bench-flink}, {@code bench-direct}) and classpath, in {@code .pagemark/cds}:
  * before the first build of a runner, an untimed 1,000-entry {@link BuildJob} lists the classes it loads and a JVM of
  * its own writes the archive from that list (without its lambda lines: Java 17 crashes dumping some of them), so that
- * every timed build of the run maps the same archive, as a user's second batch command does. Nothing happens when the
- * classpath holds a directory (an archive needs jars) or {@code PAGEMARK_CDS=off}; a failed dump leaves a
- * {@code .failed} mark and the builds run without an archive.
+ * every timed build of the run maps the same archive, as a user's second batch command does. Then, as bin/pagemark
+ * does, a training build writes a second layer on top of it ({@link #writeTop}, "Thirteenth round"), which the
+ * builds map too. Nothing happens when the classpath holds a directory (an archive needs jars) or {@code
+ * PAGEMARK_CDS=off}; a failed dump leaves a {@code .failed} mark and the builds run without that layer.
  */
 final class ClassData {
   private ClassData() {}
@@ -42,7 +43,26 @@ final class ClassData {
     if (!Files.isRegularFile(archive) && !Files.exists(failed)) {
       write(archive, failed, kind, runnerArgs, progress);
     }
-    return Files.isRegularFile(archive) ? List.of("-XX:SharedArchiveFile=" + archive) : List.of();
+    if (!Files.isRegularFile(archive)) {
+      return List.of();
+    }
+    Path top = topLayer(archive);
+    Path topFailed = top.resolveSibling(top.getFileName() + ".failed");
+    if (!Files.isRegularFile(top) && !Files.exists(topFailed)) {
+      writeTop(archive, top, topFailed, kind, onFlink, progress);
+    }
+    return List.of(sharedArchiveFlag(archive, Files.isRegularFile(top) ? top : null));
+  }
+
+  /** The second layer of an archive ({@code flink-KEY.top.jsa} beside {@code flink-KEY.jsa}), as bin/pagemark names it. */
+  static Path topLayer(Path archive) {
+    String name = archive.getFileName().toString();
+    return archive.resolveSibling(name.substring(0, name.length() - ".jsa".length()) + ".top.jsa");
+  }
+
+  /** The flag that maps an archive, and its second layer on top when there is one. */
+  static String sharedArchiveFlag(Path archive, Path top) {
+    return "-XX:SharedArchiveFile=" + archive + (top == null ? "" : File.pathSeparator + top);
   }
 
   /** A name for this JVM and these jars: a hash of their paths, sizes and modification times. */
@@ -115,5 +135,39 @@ final class ClassData {
         all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }
     }
+  }
+
+  /**
+   * Writes the archive's second layer as bin/pagemark does: {@code ClassDataTraining} (pipelines) on the runner, with
+   * the first layer mapped and {@code -XX:ArchiveClassesAtExit}, in a JVM of its own with a batch command's flags.
+   * It holds what Java 17's class list leaves out (Flink's RPC system, loaded by a class loader of its own; lambdas;
+   * proxies). A failure leaves a {@code .failed} mark and the builds map the first layer alone.
+   */
+  private static void writeTop(Path archive, Path top, Path failed, String kind, boolean onFlink, PrintStream progress)
+      throws IOException, InterruptedException {
+    long started = System.nanoTime();
+    Path tmp = top.resolveSibling(top.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
+    Path log = archive.resolveSibling("dump-" + kind + "-top.log");
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    List<String> runner = onFlink ? List.of("--runner=FlinkRunner", "--flinkMaster=[local]") : List.of();
+    cmd.addAll(ChildJvm.buildFlags(Path.of(""), runner));
+    cmd.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-XX:ArchiveClassesAtExit=" + tmp,
+        "-XX:ErrorFile=" + archive.resolveSibling("dump-" + kind + "-top-crash.log")));
+    cmd.addAll(ChildJvm.OPENS);
+    cmd.addAll(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", System.getProperty("java.class.path"),
+        "io.pagemark.pipelines.cli.ClassDataTraining"));
+    cmd.addAll(runner);
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    if (p.waitFor() != 0 || !Files.isRegularFile(tmp) || Files.size(tmp) == 0) {
+      Files.deleteIfExists(tmp);
+      Files.writeString(failed, "see " + log + "\n");
+      progress.println("  second layer of the class-data archive for " + kind + " not written (see " + log
+          + "); builds map the first alone");
+      return;
+    }
+    Files.move(tmp, top, StandardCopyOption.ATOMIC_MOVE);
+    progress.printf(java.util.Locale.ROOT, "  second layer of the class-data archive for %s written in %.1f s"
+        + " (untimed)%n", kind, (System.nanoTime() - started) / 1e9);
   }
 }
