@@ -51,6 +51,18 @@ class ChildJvmTest {
     assertThat(ClassData.key(List.of(jar, dir.resolve("b.jar"))), not(is(ClassData.key(List.of(jar)))));
   }
 
+  /** The second layer sits beside the first under bin/pagemark's name for it, and a build maps both. */
+  @Test
+  void theSecondLayerIsNamedAsBinPagemarkNamesIt() throws Exception {
+    Path first = Path.of("/x/.pagemark/cds/bench-flink-0123abcd.jsa");
+    Path top = ClassData.topLayer(first);
+    assertThat(top, is(Path.of("/x/.pagemark/cds/bench-flink-0123abcd.top.jsa")));
+    assertThat(ClassData.sharedArchiveFlag(first, top), is("-XX:SharedArchiveFile=" + first + ":" + top));
+    assertThat(ClassData.sharedArchiveFlag(first, null), is("-XX:SharedArchiveFile=" + first));
+    String launcher = Files.readString(Path.of("..").resolve("bin").resolve("pagemark"));
+    assertThat(launcher, containsString("\"-XX:SharedArchiveFile=$cds_archive:${cds_archive%.jsa}.top.jsa\""));
+  }
+
   /** The untimed build that lists the classes runs on the runner of the build it serves, and nothing else of it. */
   @Test
   void classDataIsTrainedOnTheSameRunner() {
