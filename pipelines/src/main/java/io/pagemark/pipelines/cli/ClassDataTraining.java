@@ -26,8 +26,8 @@ import org.apache.beam.sdk.transforms.ParDo;
  * The training run of the class-data archive's second layer ({@code bin/pagemark}, docs/cli.md): {@code
  * ClassDataTraining [beam options...]} builds {@value #ENTRIES} generated entries in {@value #GROUPS} groups, one of
  * them split into parts, into a temporary index on the runner the options name (through {@link LocalFlink}, as the
- * batch commands run it), deletes the index and exits 0. It runs in a JVM of its own with {@code
- * -XX:ArchiveClassesAtExit}, so that the classes a build loads beyond the first layer's list go into the second:
+ * batch commands run it), deletes the index and exits (0 when the build finished). It runs in a JVM of its own with
+ * {@code -XX:ArchiveClassesAtExit}, so that the classes a build loads beyond the first layer's list go into the second:
  * Flink's RPC system (its own class loader, which Java 17's class lists leave out), lambdas and proxies. It reads no
  * table and writes nothing outside its temporary directory.
  */
