@@ -40,17 +40,10 @@ final class ChildJvm {
   /** {@link #run}, with these extra JVM flags instead of a class-data archive's. */
   static Map<String, String> run(String heap, Class<?> main, List<String> args, List<String> jvmFlags, Path log,
       PrintStream progress) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-Xmx" + heap);
-    cmd.addAll(buildFlags(Path.of(""), args));
-    cmd.addAll(jvmFlags);
-    cmd.addAll(OPENS);
-    cmd.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
-    cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
-    cmd.add(main.getName());
-    cmd.addAll(args);
+    List<String> flags = new ArrayList<>();
+    flags.add("-Xmx" + heap);
+    flags.addAll(jvmFlags);
+    List<String> cmd = command(flags, main.getName(), args);
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     Map<String, String> result = null;
     try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
@@ -70,6 +63,24 @@ final class ChildJvm {
           + code + (result == null ? " and no RESULT line" : "") + "; its output is in " + log);
     }
     return result;
+  }
+
+  /**
+   * The command line of a child JVM on this suite's classpath: {@code java}, bin/pagemark's batch flags for these
+   * arguments' runner, {@code flags}, Flink's opens, then {@code main} and {@code args}.
+   */
+  static List<String> command(List<String> flags, String main, List<String> args) throws IOException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(buildFlags(Path.of(""), args));
+    cmd.addAll(flags);
+    cmd.addAll(OPENS);
+    cmd.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(main);
+    cmd.addAll(args);
+    return cmd;
   }
 
   /**

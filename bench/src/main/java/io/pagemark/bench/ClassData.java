@@ -148,16 +148,10 @@ final class ClassData {
     long started = System.nanoTime();
     Path tmp = top.resolveSibling(top.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
     Path log = archive.resolveSibling("dump-" + kind + "-top.log");
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     List<String> runner = onFlink ? List.of("--runner=FlinkRunner", "--flinkMaster=[local]") : List.of();
-    cmd.addAll(ChildJvm.buildFlags(Path.of(""), runner));
-    cmd.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-XX:ArchiveClassesAtExit=" + tmp,
-        "-XX:ErrorFile=" + archive.resolveSibling("dump-" + kind + "-top-crash.log")));
-    cmd.addAll(ChildJvm.OPENS);
-    cmd.addAll(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", System.getProperty("java.class.path"),
-        "io.pagemark.pipelines.cli.ClassDataTraining"));
-    cmd.addAll(runner);
+    List<String> cmd = ChildJvm.command(List.of("-XX:SharedArchiveFile=" + archive, "-XX:ArchiveClassesAtExit=" + tmp,
+        "-XX:ErrorFile=" + archive.resolveSibling("dump-" + kind + "-top-crash.log")),
+        "io.pagemark.pipelines.cli.ClassDataTraining", runner);
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     if (p.waitFor() != 0 || !Files.isRegularFile(tmp) || Files.size(tmp) == 0) {
       Files.deleteIfExists(tmp);
