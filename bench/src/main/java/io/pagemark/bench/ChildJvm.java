@@ -101,13 +101,17 @@ final class ChildJvm {
     return args.stream().anyMatch(a -> a.matches("(?i)--runner=(flink|flinkrunner)"));
   }
 
-  /** The flags of a JVM options file as bin/pagemark reads it: one a line, skipping blank lines and {@code #}. */
+  /**
+   * The flags of a JVM options file as bin/pagemark reads it: one a line, skipping blank lines and {@code #}, with
+   * {@code {dir}} standing for the file's folder.
+   */
   static List<String> optionsFile(Path file) throws IOException {
+    String dir = file.toAbsolutePath().normalize().getParent().toString();
     List<String> flags = new ArrayList<>();
     for (String line : java.nio.file.Files.readAllLines(file)) {
       String flag = line.trim();
       if (!flag.isEmpty() && !flag.startsWith("#")) {
-        flags.add(flag);
+        flags.add(flag.replace("{dir}", dir));
       }
     }
     return flags;

@@ -31,6 +31,9 @@ class ChildJvmTest {
     assertThat(flink, not(hasItem("-XX:TieredStopAtLevel=1")));
     assertThat(direct, hasItems("-XX:+UseParallelGC", "-XX:TieredStopAtLevel=1"));
     assertThat(ChildJvm.buildFlags(repo, List.of()), is(direct)); // the DirectRunner is Beam's default
+    Path directives = repo.toAbsolutePath().normalize().resolve("pipelines").resolve("build-compiler.json");
+    assertThat(flink, hasItem("-XX:CompilerDirectivesFile=" + directives)); // {dir}, as bin/pagemark reads it
+    assertThat(Files.isRegularFile(directives), is(true));
     String launcher = Files.readString(repo.resolve("bin").resolve("pagemark"));
     assertThat(launcher, containsString("pipelines/build-jvm.options"));
     assertThat(launcher, containsString("pipelines/direct-jvm.options"));

@@ -66,8 +66,9 @@ class ClassDataArchiveIT {
   /** A training build on local Flink with the flags bin/pagemark gives a Flink batch command, plus these. */
   private static List<String> train(List<String> flags) throws IOException {
     List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx1g"));
-    cmd.addAll(Files.readAllLines(REPO.resolve("pipelines/build-jvm.options")).stream().map(String::trim)
-        .filter(l -> !l.isEmpty() && !l.startsWith("#")).collect(Collectors.toList()));
+    Path options = REPO.resolve("pipelines/build-jvm.options").toAbsolutePath().normalize();
+    cmd.addAll(Files.readAllLines(options).stream().map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#"))
+        .map(l -> l.replace("{dir}", options.getParent().toString())).collect(Collectors.toList()));
     cmd.addAll(flags);
     cmd.addAll(List.of("--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.lang=ALL-UNNAMED",
         "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
