@@ -58,7 +58,8 @@ class BuildJvmOptionsTest {
 
   /**
    * A method the directives match, called hot, is compiled by the quick compiler alone (level 1), while one they do not
-   * match reaches the optimizing compiler (level 4).
+   * match reaches the optimizing compiler (level 4); and the optimizing compiler still inlines the matched one into its
+   * hot caller.
    */
   @Test
   void matchedMethodsNeverReachTheOptimizingCompiler(@TempDir Path dir) throws Exception {
@@ -75,7 +76,8 @@ class BuildJvmOptionsTest {
         }
         """);
     List<String> flags = new ArrayList<>(launcherFlags());
-    flags.addAll(List.of("-XX:+DisplayVMOutput", "-XX:+PrintCompilation", "-XX:-BackgroundCompilation"));
+    flags.addAll(List.of("-XX:+DisplayVMOutput", "-XX:+PrintCompilation", "-XX:+PrintInlining",
+        "-XX:-BackgroundCompilation"));
     Result r = run(java(flags, List.of(source.toString())));
     assertThat(r.err, r.code, is(0));
     List<String> compiled = r.out.lines().filter(l -> l.matches("\\s*\\d+\\s+\\d+ .*")).toList(); // time, id
@@ -85,6 +87,9 @@ class BuildJvmOptionsTest {
     assertThat(r.out, decapitalize.stream().anyMatch(l -> level(l) == 4), is(false));
     assertThat(r.out, compiled.stream().filter(l -> l.contains("java.lang.Integer::toString ("))
         .anyMatch(l -> level(l) == 4), is(true));
+    // and C2 still inlines the matched method where its hot caller (the loop) is compiled
+    assertThat(r.out, r.out.lines().anyMatch(l -> l.contains("java.beans.Introspector::decapitalize (")
+        && l.contains("inline (hot)")), is(true));
   }
 
   /** The compile level of a -XX:+PrintCompilation line ({@code time id flags level method (size)}). */
