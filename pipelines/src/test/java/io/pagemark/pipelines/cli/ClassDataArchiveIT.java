@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -64,11 +63,9 @@ class ClassDataArchiveIT {
   }
 
   /** A training build on local Flink with the flags bin/pagemark gives a Flink batch command, plus these. */
-  private static List<String> train(List<String> flags) throws IOException {
+  private static List<String> train(List<String> flags) throws Exception {
     List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx1g"));
-    Path options = REPO.resolve("pipelines/build-jvm.options").toAbsolutePath().normalize();
-    cmd.addAll(Files.readAllLines(options).stream().map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#"))
-        .map(l -> l.replace("{dir}", options.getParent().toString())).collect(Collectors.toList()));
+    cmd.addAll(BuildJvmOptionsTest.launcherFlags()); // read by bin/pagemark's own options_file
     cmd.addAll(flags);
     cmd.addAll(List.of("--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.lang=ALL-UNNAMED",
         "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
