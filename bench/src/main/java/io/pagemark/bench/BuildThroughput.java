@@ -65,35 +65,94 @@ final class BuildThroughput implements Bench {
     return names;
   }
 
+  /** One round of a runner's builds: its fixed-cost build, its build, and {@code sort} of the same entries. */
+  record Round(double fixedSeconds, double seconds, double sortSeconds) {
+    /** The build's throughput as a fraction of {@code sort}'s. */
+    double ratio() {
+      return sortSeconds / seconds;
+    }
+
+    /** The throughput of the entries beyond the fixed-cost build's, as a fraction of {@code sort}'s. */
+    double marginalRatio() {
+      return sortSeconds / beyond();
+    }
+
+    double beyond() {
+      return Math.max(seconds - fixedSeconds, 1e-3);
+    }
+  }
+
+  /** The round whose {@code ratio} is the median of an odd number of rounds. */
+  static Round median(List<Round> rounds, java.util.function.ToDoubleFunction<Round> ratio) {
+    if (rounds.size() % 2 == 0) {
+      throw new IllegalArgumentException("need an odd number of rounds, not " + rounds.size());
+    }
+    List<Round> sorted = new ArrayList<>(rounds);
+    sorted.sort(java.util.Comparator.comparingDouble(ratio));
+    return sorted.get(rounds.size() / 2);
+  }
+
+  /** How the rounds went, for a figure's note: each round's ratio in the order they ran, or "" for one round. */
+  static String roundsNote(List<Round> rounds, java.util.function.ToDoubleFunction<Round> ratio) {
+    if (rounds.size() == 1) {
+      return "";
+    }
+    StringBuilder s = new StringBuilder(String.format("; the median of %d rounds in turns:", rounds.size()));
+    for (int i = 0; i < rounds.size(); i++) {
+      Round r = rounds.get(i);
+      s.append(i == 0 ? " " : ", ").append(String.format("%.3gx (build %.1f s, sort %.2f s)",
+          ratio.applyAsDouble(r), r.seconds(), r.sortSeconds()));
+    }
+    return s.toString();
+  }
+
   @Override
   public void run(Sizes sizes, Context context) throws Exception {
     for (Sizes.Build b : sizes.builds()) {
       SyntheticEntries spec = b.entries();
       Path dir = context.dir("build-" + b.runner().name().toLowerCase() + "-" + spec.entries());
-      context.progress().printf("bench: building %,d synthetic entries on %s (its fixed cost) ...%n", FIXED_ENTRIES,
-          b.runner().label());
       SyntheticEntries small = new SyntheticEntries(FIXED_ENTRIES, 10, FIXED_ENTRIES / 5);
-      double fixedSeconds = Double.parseDouble(BuildJob.runChild(small, sizes.maxPartEntries(), b.runner(), "4g",
-          dir.resolve("fixed-index"), dir.resolve("fixed-build.log"), context.progress()).get("seconds"));
-      context.progress().printf("bench: building %,d synthetic entries over %,d groups (one of %,d) on %s ...%n",
-          spec.entries(), spec.groups(), spec.hotEntries(), b.runner().label());
-      Map<String, String> r = BuildJob.runChild(spec, sizes.maxPartEntries(), b.runner(), "4g",
-          dir.resolve("index"), dir.resolve("build.log"), context.progress());
-      double seconds = Double.parseDouble(r.get("seconds"));
-      context.progress().printf("bench: sorting the same %,d entries as text with GNU sort ...%n", spec.entries());
-      double sortSeconds = SortBaseline.seconds(spec, dir);
-      context.report(new Figure(name(b), spec.entries() / seconds, "entries/s",
-          "LC_ALL=C GNU sort of the same entries as text, written out", spec.entries() / sortSeconds, "entries/s",
+      List<Round> rounds = new ArrayList<>();
+      Path input = SortBaseline.input(spec, dir);
+      try {
+        for (int round = 1; round <= b.rounds(); round++) {
+          String of = b.rounds() == 1 ? "" : String.format(" (round %d of %d)", round, b.rounds());
+          String at = b.rounds() == 1 ? "" : "-" + round;
+          context.progress().printf("bench: building %,d synthetic entries on %s (its fixed cost)%s ...%n",
+              FIXED_ENTRIES, b.runner().label(), of);
+          double fixedSeconds = Double.parseDouble(BuildJob.runChild(small, sizes.maxPartEntries(), b.runner(), "4g",
+              dir.resolve("fixed-index" + at), dir.resolve("fixed-build" + at + ".log"), context.progress())
+              .get("seconds"));
+          context.progress().printf("bench: building %,d synthetic entries over %,d groups (one of %,d) on %s%s ...%n",
+              spec.entries(), spec.groups(), spec.hotEntries(), b.runner().label(), of);
+          Path index = dir.resolve("index" + at);
+          double seconds = Double.parseDouble(BuildJob.runChild(spec, sizes.maxPartEntries(), b.runner(), "4g",
+              index, dir.resolve("build" + at + ".log"), context.progress()).get("seconds"));
+          if (round < b.rounds()) {
+            io.pagemark.commit.CommitBuild.deleteTree(index); // the next round's build and sort get the disk as the first round's did
+          }
+          context.progress().printf("bench: sorting the same %,d entries as text with GNU sort%s ...%n",
+              spec.entries(), of);
+          rounds.add(new Round(fixedSeconds, seconds, SortBaseline.seconds(input, spec.entries(), dir)));
+        }
+      } finally {
+        java.nio.file.Files.deleteIfExists(input);
+      }
+      Round r = median(rounds, Round::ratio);
+      context.report(new Figure(name(b), spec.entries() / r.seconds(), "entries/s",
+          "LC_ALL=C GNU sort of the same entries as text, written out", spec.entries() / r.sortSeconds(), "entries/s",
           String.format("%,d entries over %,d groups (one of %,d), parts of %,d; build %.1f s (pipeline run to"
-              + " published build, JVM start excluded), sort %.1f s", spec.entries(), spec.groups(),
-              spec.hotEntries(), sizes.maxPartEntries(), seconds, sortSeconds)));
-      double beyond = Math.max(seconds - fixedSeconds, 1e-3);
-      context.report(new Figure(marginalName(b), (spec.entries() - FIXED_ENTRIES) / beyond, "entries/s",
-          "LC_ALL=C GNU sort of the same entries as text, written out", spec.entries() / sortSeconds, "entries/s",
+              + " published build, JVM start excluded), sort %.1f s%s", spec.entries(), spec.groups(),
+              spec.hotEntries(), sizes.maxPartEntries(), r.seconds(), r.sortSeconds(),
+              roundsNote(rounds, Round::ratio))));
+      Round m = median(rounds, Round::marginalRatio);
+      context.report(new Figure(marginalName(b), (spec.entries() - FIXED_ENTRIES) / m.beyond(), "entries/s",
+          "LC_ALL=C GNU sort of the same entries as text, written out", spec.entries() / m.sortSeconds(), "entries/s",
           String.format("build %.1f s minus %.1f s for %,d entries over 10 groups (start-up, translation, publishing:"
-              + " fixed per build), sort %.1f s; %.2f us per entry beyond the fixed cost, sort %.2f us", seconds,
-              fixedSeconds, FIXED_ENTRIES, sortSeconds, beyond * 1e6 / (spec.entries() - FIXED_ENTRIES),
-              sortSeconds * 1e6 / spec.entries())));
+              + " fixed per build), sort %.1f s; %.2f us per entry beyond the fixed cost, sort %.2f us%s",
+              m.seconds(), m.fixedSeconds(), FIXED_ENTRIES, m.sortSeconds(),
+              m.beyond() * 1e6 / (spec.entries() - FIXED_ENTRIES), m.sortSeconds() * 1e6 / spec.entries(),
+              roundsNote(rounds, Round::marginalRatio))));
       SyntheticEntries many = manyGroups(b);
       if (many != null) {
         context.progress().printf("bench: building %,d synthetic entries over %,d groups (one of %,d) on %s ...%n",
@@ -107,8 +166,7 @@ final class BuildThroughput implements Bench {
             "entries/s", String.format("%,d entries over %,d groups (one of %,d, the others of %d on average), parts of"
                 + " %,d; build %.1f s (%.1f s with %,d groups), sort %.1f s", many.entries(), many.groups(),
                 many.hotEntries(), (many.entries() - many.hotEntries()) / (many.groups() - 1), sizes.maxPartEntries(),
-                manySeconds, seconds,
-                spec.groups(), manySortSeconds)));
+                manySeconds, r.seconds(), spec.groups(), manySortSeconds)));
       }
     }
   }

@@ -45,8 +45,17 @@ public record Sizes(
    */
   public record Commit(long entries, int changes, int rounds) {}
 
-  /** A throughput build: a runner and the synthetic entries it builds (see {@link SyntheticEntries}). */
-  public record Build(Runner runner, SyntheticEntries entries) {}
+  /**
+   * A throughput build: a runner, the synthetic entries it builds (see {@link SyntheticEntries}), and how many rounds
+   * of it (each its fixed-cost build, the build and {@code sort}, in turns) the figures take the median of (odd).
+   */
+  public record Build(Runner runner, SyntheticEntries entries, int rounds) {
+    public Build {
+      if (rounds < 1 || rounds % 2 == 0) {
+        throw new IllegalArgumentException("rounds must be odd and at least 1, not " + rounds);
+      }
+    }
+  }
 
   /** How a build JVM runs Beam. */
   public enum Runner {
@@ -78,14 +87,14 @@ public record Sizes(
   public static final Sizes FULL =
       new Sizes("full", 200_020, List.of(1, 10, 100, 1_000, 10_000), 1_000, 50, 50_000, 200, 500,
           List.of(
-              new Build(Runner.DIRECT, new SyntheticEntries(250_000, 250, 50_000)),
-              new Build(Runner.FLINK, new SyntheticEntries(10_000_000, 10_000, 2_000_000))),
+              new Build(Runner.DIRECT, new SyntheticEntries(250_000, 250, 50_000), 3),
+              new Build(Runner.FLINK, new SyntheticEntries(10_000_000, 10_000, 2_000_000), 3)),
           2_000_000, 200_000, "256m", Runner.FLINK, new Commit(2_300_000, 1_000, 5));
 
   public static final Sizes QUICK =
       new Sizes("quick", 2_020, List.of(1, 10, 100), 10, 10, 5_000, 30, 200,
           List.of(
-              new Build(Runner.DIRECT, new SyntheticEntries(50_000, 500, 10_000)),
-              new Build(Runner.FLINK, new SyntheticEntries(50_000, 500, 10_000))),
+              new Build(Runner.DIRECT, new SyntheticEntries(50_000, 500, 10_000), 3),
+              new Build(Runner.FLINK, new SyntheticEntries(50_000, 500, 10_000), 1)),
           10_000, 1_000, "256m", Runner.FLINK, new Commit(100_000, 1_000, 3));
 }

@@ -16,28 +16,45 @@ import java.util.concurrent.TimeUnit;
 final class SortBaseline {
   private SortBaseline() {}
 
-  /** Seconds that sorting and writing out the spec's entries took. */
+  /** Seconds that sorting and writing out the spec's entries took (its input written first, untimed). */
   static double seconds(SyntheticEntries spec, Path dir) throws IOException, InterruptedException {
+    Path in = input(spec, dir);
+    try {
+      return seconds(in, spec.entries(), dir);
+    } finally {
+      Files.delete(in);
+    }
+  }
+
+  /** Writes the spec's entries as the text lines {@code sort} reads, into {@code dir}; returns the file. */
+  static Path input(SyntheticEntries spec, Path dir) throws IOException {
     Path in = dir.resolve("entries.tsv");
-    Path out = dir.resolve("sorted.tsv");
     try (BufferedWriter w = Files.newBufferedWriter(in, StandardCharsets.UTF_8)) {
       for (long i = 0; i < spec.entries(); i++) {
         w.write(spec.line(i));
         w.write('\n');
       }
     }
+    return in;
+  }
+
+  /**
+   * Seconds that sorting {@code in} (of {@code lines} lines, from {@link #input}) and writing the sorted lines out took;
+   * checks the output's line count, then deletes it ({@code in} stays).
+   */
+  static double seconds(Path in, long lines, Path dir) throws IOException, InterruptedException {
+    Path out = dir.resolve("sorted.tsv");
     long t0 = System.nanoTime();
     run(List.of("sort", "-T", dir.toString(), "-o", out.toString(), in.toString()));
     run(List.of("sync", out.toString()));
     double seconds = (System.nanoTime() - t0) / 1e9;
-    long lines;
+    long written;
     try (var s = Files.lines(out, StandardCharsets.UTF_8)) {
-      lines = s.count();
+      written = s.count();
     }
-    if (lines != spec.entries()) {
-      throw new IllegalStateException("sort wrote " + lines + " lines of " + spec.entries());
+    if (written != lines) {
+      throw new IllegalStateException("sort wrote " + written + " lines of " + lines);
     }
-    Files.delete(in);
     Files.delete(out);
     return seconds;
   }
