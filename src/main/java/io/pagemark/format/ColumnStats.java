@@ -41,9 +41,9 @@ final class ColumnStats implements Serializable {
         prefixLength = same;
       }
       if (Arrays.compareUnsigned(b, from, from + n, min, 0, min.length) < 0) {
-        min = Arrays.copyOfRange(b, from, from + n);
+        min = replace(min, b, from, n);
       } else if (Arrays.compareUnsigned(b, from, from + n, max, 0, max.length) > 0) {
-        max = Arrays.copyOfRange(b, from, from + n);
+        max = replace(max, b, from, n);
       }
     }
     minLength = Math.min(minLength, n);
@@ -60,6 +60,19 @@ final class ColumnStats implements Serializable {
     minTrailingSymbols = Math.min(minTrailingSymbols, symbols);
     seconds = seconds && time(b, from, n, false);
     millis = millis && time(b, from, n, true);
+  }
+
+  /**
+   * {@code b[from..from + n)} in {@code old}'s place: written over {@code old} when it has that length and is this
+   * object's own (sorted values raise the maximum at every record; a copy each time was most of what learning a
+   * column allocated), else a new array.
+   */
+  private byte[] replace(byte[] old, byte[] b, int from, int n) {
+    if (old.length != n || old == prefix) {
+      return Arrays.copyOfRange(b, from, from + n);
+    }
+    System.arraycopy(b, from, old, 0, n);
+    return old;
   }
 
   /**
@@ -81,10 +94,10 @@ final class ColumnStats implements Serializable {
       s.prefixLength = same;
     }
     if (Arrays.compareUnsigned(next.min, min) < 0) {
-      s.min = next.min;
+      s.min = next.min.clone();
     }
     if (Arrays.compareUnsigned(next.max, max) > 0) {
-      s.max = next.max;
+      s.max = next.max.clone();
     }
     s.minLength = Math.min(minLength, next.minLength);
     s.maxLength = Math.max(maxLength, next.maxLength);
@@ -97,7 +110,7 @@ final class ColumnStats implements Serializable {
     return s;
   }
 
-  /** A copy (the value arrays are shared: they are never written to). */
+  /** A copy (the prefix is shared, never written to; the minimum and maximum are the copy's own). */
   private ColumnStats copy() {
     ColumnStats c = new ColumnStats();
     c.count = count;
@@ -107,8 +120,8 @@ final class ColumnStats implements Serializable {
     c.maxLength = maxLength;
     c.minTrailingDigits = minTrailingDigits;
     c.minTrailingSymbols = minTrailingSymbols;
-    c.min = min;
-    c.max = max;
+    c.min = min == null ? null : min.clone();
+    c.max = max == null ? null : max.clone();
     c.seconds = seconds;
     c.millis = millis;
     c.minTime = minTime;

@@ -41,7 +41,9 @@ final class GroupFileV2Writer {
       GroupHeader unfinished = new GroupHeader(header.groupAttribute(), header.groupKey(), header.attributes(), width,
           in.count(), header.buildTimeMillis(), header.buildId(), new byte[32]);
       int headerLength = HeaderV2.encode(unfinished, layout).length; // the tie table's fields have a fixed width
-      Output o = new Output(out, headerLength, sha);
+      // what follows the header: the records, then each run's 16 bytes and each slot's 4 (see below)
+      long body = (long) in.count() * width + 16L * layout.runs() + 4L * layout.slots();
+      Output o = new Output(out, headerLength, sha, body);
       byte[] record = new byte[width];
       ByteBuffer rb = ByteBuffer.wrap(record);
       ColumnCodec[] codecs = layout.codecs().toArray(new ColumnCodec[0]);
@@ -95,17 +97,24 @@ final class GroupFileV2Writer {
     }
   }
 
-  /** A buffered sequential writer after the header that digests what it writes. */
+  /**
+   * A buffered sequential writer after the header that digests what it writes. Its buffer is at most {@value
+   * #BUFFER_BYTES} bytes, and no larger than what will be written: a build writes thousands of small group files, and
+   * a 64 KB buffer for each was a tenth of what a 10 M-entry build of 10,000 groups allocated while it wrote them.
+   */
   private static final class Output {
+    static final int BUFFER_BYTES = 1 << 16;
+
     private final FileChannel channel;
     private final MessageDigest sha;
-    private final ByteBuffer buffer = ByteBuffer.allocate(1 << 16);
+    private final ByteBuffer buffer;
     private long position;
 
-    Output(FileChannel channel, long start, MessageDigest sha) {
+    Output(FileChannel channel, long start, MessageDigest sha, long bytes) {
       this.channel = channel;
       this.position = start;
       this.sha = sha;
+      this.buffer = ByteBuffer.allocate((int) Math.max(16, Math.min(BUFFER_BYTES, bytes)));
     }
 
     void put(byte[] b, CRC32C crc) throws IOException {

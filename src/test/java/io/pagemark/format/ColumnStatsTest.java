@@ -60,6 +60,41 @@ class ColumnStatsTest {
     }
   }
 
+  /**
+   * A maximum or minimum is written over in place as values come (sorted values raise the maximum at every one), so
+   * what was joined from parts must not share them: learning more in a part changes nothing already joined.
+   */
+  @Test
+  void whatWasJoinedStaysWhenItsPartsLearnMore() {
+    for (Function<Random, List<String>> family : families()) {
+      for (int trial = 0; trial < 20; trial++) {
+        List<String> values = family.apply(R);
+        if (trial % 2 == 0) {
+          values.sort(null); // ascending: the maximum moves at every value
+        }
+        ColumnStats first = new ColumnStats();
+        ColumnStats second = new ColumnStats();
+        int cut = R.nextInt(values.size() + 1);
+        values.subList(0, cut).forEach(v -> first.add(v.getBytes(StandardCharsets.UTF_8)));
+        values.subList(cut, values.size()).forEach(v -> second.add(v.getBytes(StandardCharsets.UTF_8)));
+        ColumnStats joined = first.then(second);
+        ColumnStats alone = first.then(new ColumnStats()); // a copy of the first
+        String joinedBefore = describe(joined.choose());
+        String aloneBefore = describe(alone.choose());
+        for (List<String> more : family.apply(R).stream().map(List::of).toList()) {
+          first.add(more.get(0).getBytes(StandardCharsets.UTF_8));
+          second.add(more.get(0).getBytes(StandardCharsets.UTF_8));
+        }
+        for (String edge : List.of("", "~~~~~~~~~~~~~~~~~~~~~~~~", "item-000000", "item-999999")) {
+          first.add(edge.getBytes(StandardCharsets.UTF_8));
+          second.add(edge.getBytes(StandardCharsets.UTF_8));
+        }
+        assertThat(values + " cut at " + cut, describe(joined.choose()), equalTo(joinedBefore));
+        assertThat(values + " cut at " + cut, describe(alone.choose()), equalTo(aloneBefore));
+      }
+    }
+  }
+
   private static String describe(ColumnCodec c) {
     return c.code() + " " + Arrays.toString(c.prefix()) + " p=" + c.p() + " k=" + c.k() + " base=" + c.base();
   }

@@ -39,6 +39,8 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
   static final int MAX_BYTES_HELD = 16 << 20;
   /** What holding one group costs besides its block (its key, prefix, sample and map entry), about. */
   static final int GROUP_BYTES = 256;
+  /** The room a group's first block starts with. */
+  static final int FIRST_BLOCK_BYTES = 1024;
 
   private final long sampleEvery;
   private final boolean oneKey;
@@ -46,6 +48,10 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
   private transient Map<KeyValue, Group> groups;
   /** Bytes of the waiting blocks. */
   private transient long heldBytes;
+  /** The receiver of the element being processed, and where {@link #toReceiver} hands blocks and samples. */
+  private transient MultiOutputReceiver receiver;
+  /** Blocks and samples to {@link #receiver}: one object a bundle rather than one an entry. */
+  private transient Out toReceiver;
 
   /** What a bundle holds of one group. */
   private static final class Group {
@@ -53,6 +59,8 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
     final byte[] prefix;
     final PlanGroupFn.Sample sample = new PlanGroupFn.Sample();
     EntryBlock.Writer block;
+    /** The room a new block starts with: about what this group's last block took (so that few blocks grow). */
+    int blockBytes = FIRST_BLOCK_BYTES;
 
     Group(KeyValue key) {
       this.key = key;
@@ -86,11 +94,7 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
   public void startBundle() {
     groups = new HashMap<>();
     heldBytes = 0;
-  }
-
-  @ProcessElement
-  public void process(@Element IndexEntry e, MultiOutputReceiver receiver) {
-    Out out = new Out() {
+    toReceiver = new Out() {
       @Override
       public void block(KV<byte[], EntryBlock> block) {
         receiver.get(BLOCKS).output(block);
@@ -101,6 +105,12 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
         receiver.get(SAMPLES).output(sample);
       }
     };
+  }
+
+  @ProcessElement
+  public void process(@Element IndexEntry e, MultiOutputReceiver receiver) {
+    this.receiver = receiver;
+    Out out = toReceiver;
     Group g = groups.get(e.group());
     if (g == null) {
       if ((long) groups.size() * GROUP_BYTES >= maxBytesHeld / 2) {
@@ -114,7 +124,7 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
     byte[][] numbersSortable = EntryBlock.Writer.numbersSortable(keys);
     g.sample.add(keys, numbersSortable, sampleEvery);
     if (g.block == null) {
-      g.block = new EntryBlock.Writer(e.group(), 1024);
+      g.block = new EntryBlock.Writer(e.group(), g.blockBytes);
     }
     int before = g.block.size();
     g.block.add(e.group(), keys, numbersSortable);
@@ -166,6 +176,7 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
 
   private void emitBlock(Group g, Out out) {
     heldBytes -= g.block.size();
+    g.blockBytes = g.block.size() + g.block.size() / 8;
     out.block(KV.of(g.prefix, g.block.finish()));
     g.block = null;
   }

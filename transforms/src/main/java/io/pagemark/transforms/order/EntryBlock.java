@@ -233,16 +233,27 @@ final class EntryBlock {
       add(e.group(), keys, numbersSortable(keys));
     }
 
-    /** The order-preserving bytes of each N key of {@code keys}, null for the others (they sort as stored). */
+    /**
+     * The order-preserving bytes of each N key of {@code keys}, null for the others (they sort as stored). Read only:
+     * keys without a number (most tables') share one array of nulls per count of keys rather than one per entry.
+     */
     static byte[][] numbersSortable(List<KeyValue> keys) {
-      byte[][] sortable = new byte[keys.size()][];
+      byte[][] sortable = null;
       for (int i = 0; i < keys.size(); i++) {
         if (keys.get(i).type() == KeyType.N) {
+          if (sortable == null) {
+            sortable = new byte[keys.size()][];
+          }
           sortable[i] = keys.get(i).sortableBytes();
         }
       }
-      return sortable;
+      return sortable != null ? sortable
+          : keys.size() < NO_NUMBERS.length ? NO_NUMBERS[keys.size()] : new byte[keys.size()][];
     }
+
+    /** {@link #numbersSortable} of keys without a number, by how many keys (an entry has at most four). */
+    private static final byte[][][] NO_NUMBERS = {new byte[0][], new byte[1][], new byte[2][], new byte[3][],
+        new byte[4][]};
 
     /**
      * Appends an entry; {@code numbersSortable} holds the order-preserving bytes of its N keys (null for S and B, which
