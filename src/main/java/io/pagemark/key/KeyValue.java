@@ -119,6 +119,11 @@ public final class KeyValue implements Comparable<KeyValue> {
     return Arrays.equals(bytes, other);
   }
 
+  /** Whether the stored bytes equal {@code other[from..from + length)} (as {@link #bytesEqual(byte[])}, for a range). */
+  public boolean bytesEqual(byte[] other, int from, int length) {
+    return Arrays.equals(bytes, 0, bytes.length, other, from, from + length);
+  }
+
   /** Adds the stored bytes to {@code checksum} (as {@link #bytes()} would give them, without a copy). */
   public void updateChecksum(java.util.zip.Checksum checksum) {
     checksum.update(bytes, 0, bytes.length);

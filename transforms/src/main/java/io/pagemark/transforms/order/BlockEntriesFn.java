@@ -2,9 +2,7 @@ package io.pagemark.transforms.order;
 
 import io.pagemark.dynamo.IndexEntry;
 import io.pagemark.key.KeyValue;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
@@ -45,7 +43,7 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
   private final long sampleEvery;
   private final boolean oneKey;
   private final long maxBytesHeld;
-  private transient Map<KeyValue, Group> groups;
+  private transient GroupTable<Group> groups;
   /** Bytes of the waiting blocks. */
   private transient long heldBytes;
   /** The receiver of the element being processed, and where {@link #toReceiver} hands blocks and samples. */
@@ -92,7 +90,7 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
 
   @StartBundle
   public void startBundle() {
-    groups = new HashMap<>();
+    groups = new GroupTable<>();
     heldBytes = 0;
     toReceiver = new Out() {
       @Override
@@ -155,7 +153,8 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
   /** Emits every waiting block, and with {@code samples} every sample too (then the groups are forgotten). */
   private void emitAll(Out out, boolean samples) {
     PlanGroupFn.Samples all = samples && oneKey ? new PlanGroupFn.Samples() : null;
-    for (Group g : groups.values()) {
+    for (int i = 0; i < groups.size(); i++) {
+      Group g = groups.valueAt(i);
       if (g.block != null) {
         emitBlock(g, out);
       }
