@@ -128,9 +128,8 @@ final class BuildThroughput implements Bench {
           Path index = dir.resolve("index" + at);
           double seconds = Double.parseDouble(BuildJob.runChild(spec, sizes.maxPartEntries(), b.runner(), "4g",
               index, dir.resolve("build" + at + ".log"), context.progress()).get("seconds"));
-          if (round < b.rounds()) {
-            io.pagemark.commit.CommitBuild.deleteTree(index); // the next round's build and sort get the disk as the first round's did
-          }
+          // Each round's index stays until the suite's next run: on this machine's ext4, creating files right after
+          // many were deleted costs up to 20 times the system time (docs/build-speed.md, "Fifteenth round").
           context.progress().printf("bench: sorting the same %,d entries as text with GNU sort%s ...%n",
               spec.entries(), of);
           rounds.add(new Round(fixedSeconds, seconds, SortBaseline.seconds(input, spec.entries(), dir)));
