@@ -3,7 +3,6 @@ package io.pagemark.bench;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Figure 3, build throughput: entries per second to group, order and write synthetic entries into a published index
