@@ -1,8 +1,11 @@
 package io.pagemark.bench;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Figure 3, build throughput: entries per second to group, order and write synthetic entries into a published index
@@ -82,17 +85,17 @@ final class BuildThroughput implements Bench {
   }
 
   /** The round whose {@code ratio} is the median of an odd number of rounds. */
-  static Round median(List<Round> rounds, java.util.function.ToDoubleFunction<Round> ratio) {
+  static Round median(List<Round> rounds, ToDoubleFunction<Round> ratio) {
     if (rounds.size() % 2 == 0) {
       throw new IllegalArgumentException("need an odd number of rounds, not " + rounds.size());
     }
     List<Round> sorted = new ArrayList<>(rounds);
-    sorted.sort(java.util.Comparator.comparingDouble(ratio));
+    sorted.sort(Comparator.comparingDouble(ratio));
     return sorted.get(rounds.size() / 2);
   }
 
   /** How the rounds went, for a figure's note: each round's ratio in the order they ran, or "" for one round. */
-  static String roundsNote(List<Round> rounds, java.util.function.ToDoubleFunction<Round> ratio) {
+  static String roundsNote(List<Round> rounds, ToDoubleFunction<Round> ratio) {
     if (rounds.size() == 1) {
       return "";
     }
@@ -134,7 +137,7 @@ final class BuildThroughput implements Bench {
           rounds.add(new Round(fixedSeconds, seconds, SortBaseline.seconds(input, spec.entries(), dir)));
         }
       } finally {
-        java.nio.file.Files.deleteIfExists(input);
+        Files.deleteIfExists(input);
       }
       Round r = median(rounds, Round::ratio);
       context.report(new Figure(name(b), spec.entries() / r.seconds(), "entries/s",

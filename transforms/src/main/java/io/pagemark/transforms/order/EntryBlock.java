@@ -195,6 +195,10 @@ final class EntryBlock {
 
   /** Writes a block: a group key, then entries, either encoded from objects or copied from another block. */
   static final class Writer {
+    /** {@link #numbersSortable} of keys without a number, by how many keys (an entry has at most four). */
+    private static final byte[][][] NO_NUMBERS = {new byte[0][], new byte[1][], new byte[2][], new byte[3][],
+        new byte[4][]};
+
     private byte[] buf;
     private int size;
     private int count;
@@ -250,10 +254,6 @@ final class EntryBlock {
       return sortable != null ? sortable
           : keys.size() < NO_NUMBERS.length ? NO_NUMBERS[keys.size()] : new byte[keys.size()][];
     }
-
-    /** {@link #numbersSortable} of keys without a number, by how many keys (an entry has at most four). */
-    private static final byte[][][] NO_NUMBERS = {new byte[0][], new byte[1][], new byte[2][], new byte[3][],
-        new byte[4][]};
 
     /**
      * Appends an entry; {@code numbersSortable} holds the order-preserving bytes of its N keys (null for S and B, which
