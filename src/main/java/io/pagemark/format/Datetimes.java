@@ -21,15 +21,41 @@ final class Datetimes {
         || b[from + 13] != ':' || b[from + 16] != ':' || b[from + n - 1] != 'Z' || millis && b[from + 19] != '.') {
       return NOT_A_DATETIME;
     }
-    int year = digits(b, from, 4);
-    int month = digits(b, from + 5, 2);
-    int day = digits(b, from + 8, 2);
-    int hour = digits(b, from + 11, 2);
-    int minute = digits(b, from + 14, 2);
-    int second = digits(b, from + 17, 2);
-    int milli = millis ? digits(b, from + 20, 3) : 0;
-    if (year < 0 || month < 1 || month > 12 || day < 1 || day > lengthOfMonth(year, month) || hour < 0 || hour > 23
-        || minute < 0 || minute > 59 || second < 0 || second > 59 || milli < 0) {
+    // each field's digits as numbers 0-9; any other byte makes one of them, or 9 minus it, negative
+    int y0 = b[from] - '0';
+    int y1 = b[from + 1] - '0';
+    int y2 = b[from + 2] - '0';
+    int y3 = b[from + 3] - '0';
+    int mo0 = b[from + 5] - '0';
+    int mo1 = b[from + 6] - '0';
+    int d0 = b[from + 8] - '0';
+    int d1 = b[from + 9] - '0';
+    int h0 = b[from + 11] - '0';
+    int h1 = b[from + 12] - '0';
+    int mi0 = b[from + 14] - '0';
+    int mi1 = b[from + 15] - '0';
+    int s0 = b[from + 17] - '0';
+    int s1 = b[from + 18] - '0';
+    int digits = y0 | y1 | y2 | y3 | mo0 | mo1 | d0 | d1 | h0 | h1 | mi0 | mi1 | s0 | s1;
+    int nines = (9 - y0) | (9 - y1) | (9 - y2) | (9 - y3) | (9 - mo0) | (9 - mo1) | (9 - d0) | (9 - d1) | (9 - h0)
+        | (9 - h1) | (9 - mi0) | (9 - mi1) | (9 - s0) | (9 - s1);
+    int milli = 0;
+    if (millis) {
+      int ms0 = b[from + 20] - '0';
+      int ms1 = b[from + 21] - '0';
+      int ms2 = b[from + 22] - '0';
+      digits |= ms0 | ms1 | ms2;
+      nines |= (9 - ms0) | (9 - ms1) | (9 - ms2);
+      milli = ms0 * 100 + ms1 * 10 + ms2;
+    }
+    int year = ((y0 * 10 + y1) * 10 + y2) * 10 + y3;
+    int month = mo0 * 10 + mo1;
+    int day = d0 * 10 + d1;
+    int hour = h0 * 10 + h1;
+    int minute = mi0 * 10 + mi1;
+    int second = s0 * 10 + s1;
+    if ((digits | nines) < 0 || month < 1 || month > 12 || day < 1 || day > lengthOfMonth(year, month) || hour > 23
+        || minute > 59 || second > 59) {
       return NOT_A_DATETIME;
     }
     long s = epochDay(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second;
@@ -90,18 +116,6 @@ final class Datetimes {
       put(t, at + 20, (int) Math.floorMod(value, 1000), 3);
     }
     t[at + (millis ? 23 : 19)] = 'Z';
-  }
-
-  private static int digits(byte[] b, int from, int n) {
-    int v = 0;
-    for (int i = from; i < from + n; i++) {
-      int c = b[i] - '0';
-      if (c < 0 || c > 9) {
-        return -1;
-      }
-      v = v * 10 + c;
-    }
-    return v;
   }
 
   private static void put(byte[] t, int at, int v, int n) {

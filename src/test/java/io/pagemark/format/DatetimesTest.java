@@ -52,6 +52,20 @@ class DatetimesTest {
       byte[] b = text.getBytes(StandardCharsets.US_ASCII);
       assertThat(text, Datetimes.parse(b, 0, b.length, false), is(Datetimes.NOT_A_DATETIME));
     }
+    // a byte that is no digit, in any digit's place: just below '0', just above '9', and far from both
+    for (String valid : new String[] {"2024-06-15T12:34:56Z", "2024-06-15T12:34:56.789Z"}) {
+      boolean millis = valid.length() == 24;
+      for (int i = 0; i < valid.length(); i++) {
+        if (Character.isDigit(valid.charAt(i))) {
+          for (char c : new char[] {'/', ':', 'a', ' ', (char) 0xC3}) {
+            byte[] b = valid.getBytes(StandardCharsets.ISO_8859_1);
+            b[i] = (byte) c;
+            assertThat(valid + " with " + c + " at " + i, Datetimes.parse(b, 0, b.length, millis),
+                is(Datetimes.NOT_A_DATETIME));
+          }
+        }
+      }
+    }
     byte[] leap = "2000-02-29T12:00:00Z".getBytes(StandardCharsets.US_ASCII);
     assertThat(Datetimes.parse(leap, 0, 20, false), is(Instant.parse("2000-02-29T12:00:00Z").getEpochSecond()));
   }
