@@ -104,8 +104,16 @@ public final class Suite {
     List<String> failures = new ArrayList<>();
     Set<String> expected = new LinkedHashSet<>();
     List<String> notes;
+    // The last run's work is moved aside now and deleted once every figure is measured: on a file system that checks
+    // each inode it reuses for a recent deletion (ext4 without a journal, as on the machines these figures come from),
+    // creating files right after tens of thousands were deleted took up to ten times the system time, and a build
+    // creates one file per group (docs/bench.md).
+    Path previous = previousWork(work);
     try {
-      deleteTree(work);
+      deleteTree(previous); // left by a run that stopped before its end
+      if (Files.exists(work)) {
+        Files.move(work, previous);
+      }
       Files.createDirectories(work);
     } catch (IOException e) {
       err.println("bench: cannot prepare the work directory " + work + ": " + e.getMessage());
@@ -137,6 +145,11 @@ public final class Suite {
           (System.nanoTime() - started) / 1e9, loadAtStart));
       notes = List.copyOf(context.notes());
     }
+    try {
+      deleteTree(previous);
+    } catch (IOException e) {
+      err.println("bench: cannot delete the last run's work directory " + previous + ": " + e.getMessage());
+    }
     for (Pending p : pending()) {
       out.println(p.line());
     }
@@ -165,6 +178,12 @@ public final class Suite {
 
   static String now() {
     return ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_LOCAL_DATE);
+  }
+
+  /** Where a run keeps the last run's work directory until its own benchmarks are done. */
+  static Path previousWork(Path work) {
+    Path absolute = work.toAbsolutePath().normalize();
+    return absolute.resolveSibling(absolute.getFileName() + ".previous");
   }
 
   private static void deleteTree(Path dir) throws IOException {

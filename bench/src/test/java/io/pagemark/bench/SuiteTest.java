@@ -75,6 +75,40 @@ class SuiteTest {
     assertThat(table, containsString("all benchmarks took "));
   }
 
+  /** Deleting many files makes creating files slow for minutes on some file systems: never before a measurement. */
+  @Test
+  void theLastRunsWorkIsDeletedOnlyAfterEveryBenchmark() throws Exception {
+    Path work = dir.resolve("work");
+    Files.createDirectories(work.resolve("builds"));
+    Files.writeString(work.resolve("builds/last-run"), "x");
+    boolean[] seen = new boolean[2];
+    Bench checks = new Bench() {
+      @Override
+      public String id() {
+        return "checks";
+      }
+
+      @Override
+      public List<String> figures(Sizes sizes) {
+        return List.of("a");
+      }
+
+      @Override
+      public void run(Sizes sizes, Context context) throws Exception {
+        seen[0] = Files.exists(Suite.previousWork(work).resolve("builds/last-run"));
+        try (var files = Files.list(work)) {
+          seen[1] = files.findAny().isEmpty();
+        }
+        context.report(new Figure("a", 2, "ms", "the baseline", 4, "ms", "how"));
+      }
+    };
+    assertThat(run(checks), is(0));
+    assertThat("the last run's files were still there while the benchmark ran", seen[0], is(true));
+    assertThat("the benchmark started in an empty work directory", seen[1], is(true));
+    assertThat(Files.exists(Suite.previousWork(work)), is(false));
+    assertThat(Files.isDirectory(work), is(true));
+  }
+
   @Test
   void aMissingFigureExitsOne() throws Exception {
     assertThat(run(bench(List.of("a"), false)), is(1));
