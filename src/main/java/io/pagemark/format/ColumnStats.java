@@ -40,24 +40,29 @@ final class ColumnStats implements Serializable {
       if (same >= 0) {
         prefixLength = same;
       }
-      if (Arrays.compareUnsigned(b, from, from + n, min, 0, min.length) < 0) {
-        min = replace(min, b, from, n);
-      } else if (Arrays.compareUnsigned(b, from, from + n, max, 0, max.length) > 0) {
+      // the maximum first: a sorted column (every group's sort key) raises it at every value, and a value above the
+      // maximum cannot be below the minimum
+      if (Arrays.compareUnsigned(b, from, from + n, max, 0, max.length) > 0) {
         max = replace(max, b, from, n);
+      } else if (Arrays.compareUnsigned(b, from, from + n, min, 0, min.length) < 0) {
+        min = replace(min, b, from, n);
       }
     }
     minLength = Math.min(minLength, n);
     maxLength = Math.max(maxLength, n);
+    // trailing digits and symbols are counted only up to the least seen so far: more would not change it
     int digits = 0;
-    while (digits < n && b[from + n - 1 - digits] >= '0' && b[from + n - 1 - digits] <= '9') {
+    int digitsBound = Math.min(n, minTrailingDigits);
+    while (digits < digitsBound && b[from + n - 1 - digits] >= '0' && b[from + n - 1 - digits] <= '9') {
       digits++;
     }
-    minTrailingDigits = Math.min(minTrailingDigits, digits);
+    minTrailingDigits = digits;
     int symbols = 0;
-    while (symbols < n && Alphabet64.isSymbol(b[from + n - 1 - symbols])) {
+    int symbolsBound = Math.min(n, minTrailingSymbols);
+    while (symbols < symbolsBound && Alphabet64.isSymbol(b[from + n - 1 - symbols])) {
       symbols++;
     }
-    minTrailingSymbols = Math.min(minTrailingSymbols, symbols);
+    minTrailingSymbols = symbols;
     seconds = seconds && time(b, from, n, false);
     millis = millis && time(b, from, n, true);
   }
