@@ -21,41 +21,15 @@ final class Datetimes {
         || b[from + 13] != ':' || b[from + 16] != ':' || b[from + n - 1] != 'Z' || millis && b[from + 19] != '.') {
       return NOT_A_DATETIME;
     }
-    // each field's digits as numbers 0-9; any other byte makes one of them, or 9 minus it, negative
-    int y0 = b[from] - '0';
-    int y1 = b[from + 1] - '0';
-    int y2 = b[from + 2] - '0';
-    int y3 = b[from + 3] - '0';
-    int mo0 = b[from + 5] - '0';
-    int mo1 = b[from + 6] - '0';
-    int d0 = b[from + 8] - '0';
-    int d1 = b[from + 9] - '0';
-    int h0 = b[from + 11] - '0';
-    int h1 = b[from + 12] - '0';
-    int mi0 = b[from + 14] - '0';
-    int mi1 = b[from + 15] - '0';
-    int s0 = b[from + 17] - '0';
-    int s1 = b[from + 18] - '0';
-    int digits = y0 | y1 | y2 | y3 | mo0 | mo1 | d0 | d1 | h0 | h1 | mi0 | mi1 | s0 | s1;
-    int nines = (9 - y0) | (9 - y1) | (9 - y2) | (9 - y3) | (9 - mo0) | (9 - mo1) | (9 - d0) | (9 - d1) | (9 - h0)
-        | (9 - h1) | (9 - mi0) | (9 - mi1) | (9 - s0) | (9 - s1);
-    int milli = 0;
-    if (millis) {
-      int ms0 = b[from + 20] - '0';
-      int ms1 = b[from + 21] - '0';
-      int ms2 = b[from + 22] - '0';
-      digits |= ms0 | ms1 | ms2;
-      nines |= (9 - ms0) | (9 - ms1) | (9 - ms2);
-      milli = ms0 * 100 + ms1 * 10 + ms2;
-    }
-    int year = ((y0 * 10 + y1) * 10 + y2) * 10 + y3;
-    int month = mo0 * 10 + mo1;
-    int day = d0 * 10 + d1;
-    int hour = h0 * 10 + h1;
-    int minute = mi0 * 10 + mi1;
-    int second = s0 * 10 + s1;
-    if ((digits | nines) < 0 || month < 1 || month > 12 || day < 1 || day > lengthOfMonth(year, month) || hour > 23
-        || minute > 59 || second > 59) {
+    int year = twoDigits(b, from) * 100 + twoDigits(b, from + 2);
+    int month = twoDigits(b, from + 5);
+    int day = twoDigits(b, from + 8);
+    int hour = twoDigits(b, from + 11);
+    int minute = twoDigits(b, from + 14);
+    int second = twoDigits(b, from + 17);
+    int milli = millis ? digit(b, from + 20) * 100 + twoDigits(b, from + 21) : 0;
+    if (year < 0 || month < 1 || month > 12 || day < 1 || day > lengthOfMonth(year, month) || hour < 0 || hour > 23
+        || minute < 0 || minute > 59 || second < 0 || second > 59 || milli < 0) {
       return NOT_A_DATETIME;
     }
     long s = epochDay(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second;
@@ -116,6 +90,25 @@ final class Datetimes {
       put(t, at + 20, (int) Math.floorMod(value, 1000), 3);
     }
     t[at + (millis ? 23 : 19)] = 'Z';
+  }
+
+  /**
+   * What a field is when a byte of it is not a digit: so negative that the field stays negative whatever the digits
+   * beside it add (at most 9,999, times 100 for a year's first two).
+   */
+  private static final int NOT_DIGITS = -(1 << 24);
+
+  /** The digit at {@code b[at]}, or {@link #NOT_DIGITS}: one test of the bits of it and of nine minus it. */
+  private static int digit(byte[] b, int at) {
+    int d = b[at] - '0';
+    return (d | (9 - d)) < 0 ? NOT_DIGITS : d;
+  }
+
+  /** The two digits at {@code b[at]} as a number, or {@link #NOT_DIGITS}. */
+  private static int twoDigits(byte[] b, int at) {
+    int hi = b[at] - '0';
+    int lo = b[at + 1] - '0';
+    return (hi | lo | (9 - hi) | (9 - lo)) < 0 ? NOT_DIGITS : hi * 10 + lo;
   }
 
   private static void put(byte[] t, int at, int v, int n) {
