@@ -106,7 +106,7 @@ public final class Suite {
     List<String> notes;
     // The last run's work is moved aside now and deleted once every figure is measured: on a file system that checks
     // each inode it reuses for a recent deletion (ext4 without a journal, as on the machines these figures come from),
-    // creating files right after tens of thousands were deleted took up to ten times the system time, and a build
+    // creating files right after tens of thousands were deleted took many times the system time, and a build
     // creates one file per group (docs/bench.md).
     Path previous = previousWork(work);
     try {
