@@ -130,8 +130,8 @@ final class BuildThroughput implements Bench {
           Path index = dir.resolve("index" + at);
           double seconds = Double.parseDouble(BuildJob.runChild(spec, sizes.maxPartEntries(), b.runner(), "4g",
               index, dir.resolve("build" + at + ".log"), context.progress()).get("seconds"));
-          // Each round's index stays until the suite's next run: on this machine's ext4, creating files right after
-          // many were deleted costs up to 20 times the system time (docs/build-speed.md, "Fifteenth round").
+          // Each round's index stays until the suite's next run has measured: creating files right after many were
+          // deleted is slow on this machine's file system (see Suite.run).
           context.progress().printf("bench: sorting the same %,d entries as text with GNU sort%s ...%n",
               spec.entries(), of);
           rounds.add(new Round(fixedSeconds, seconds, SortBaseline.seconds(input, spec.entries(), dir)));
