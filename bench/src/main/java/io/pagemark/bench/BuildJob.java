@@ -46,7 +46,7 @@ public final class BuildJob {
     BuildIndex build = BuildIndex.of(SyntheticEntries.schema()).withSink(WriteIndexFiles.to(output.toString()))
         .withMaxPartEntries(maxPart).withKeepBuilds(1);
     Pipeline p = Pipeline.create(options);
-    p.apply("Synthetic table", new SyntheticSource(spec)).apply("Build index", build);
+    p.apply("Synthetic table", new SyntheticSource(spec)).apply("Build index", build.fromBatches());
 
     long started = System.nanoTime();
     PipelineResult.State state = p.run().waitUntilFinish();

@@ -12,6 +12,7 @@ import java.util.Locale;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.ListCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.metrics.Counter;
@@ -56,7 +57,7 @@ public final class ScanOnlyJob {
                 TupleTagList.of(ScanSegmentFn.DEAD_LETTERS).and(ScanSegmentFn.TALLIES)));
     scanned.get(ScanSegmentFn.DEAD_LETTERS).setCoder(StringUtf8Coder.of());
     scanned.get(ScanSegmentFn.TALLIES).setCoder(KvCoder.of(StringUtf8Coder.of(), VarLongCoder.of()));
-    scanned.get(ScanSegmentFn.ENTRIES).setCoder(IndexEntryCoder.of())
+    scanned.get(ScanSegmentFn.ENTRIES).setCoder(ListCoder.of(IndexEntryCoder.of()))
         .apply("Count entries", ParDo.of(new CountFn()));
 
     long started = System.nanoTime();
@@ -82,14 +83,15 @@ public final class ScanOnlyJob {
   }
 
   /** Counts the entries read and drops them (chained to the scan, so they are not serialized). */
-  static final class CountFn extends DoFn<IndexEntry, Void> {
+  /** Counts the entries of each Scan page's list. */
+  static final class CountFn extends DoFn<List<IndexEntry>, Void> {
     static final String NAMESPACE = "bench";
     static final String NAME = "entriesCounted";
     private final Counter counted = Metrics.counter(NAMESPACE, NAME);
 
     @ProcessElement
-    public void process(@Element IndexEntry entry) {
-      counted.inc();
+    public void process(@Element List<IndexEntry> page) {
+      counted.inc(page.size());
     }
   }
 }

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.ListCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
@@ -205,7 +206,8 @@ public abstract class Backfill extends PTransform<PBegin, PCollection<Published>
 
     return scanned
         .get(ScanSegmentFn.ENTRIES)
-        .setCoder(IndexEntryCoder.of())
-        .apply("Build index", getBuildIndex().withScanCounts(new BuildContext.ScanCounts(tallies, deadLetters)));
+        .setCoder(ListCoder.of(IndexEntryCoder.of()))
+        .apply("Build index",
+            getBuildIndex().withScanCounts(new BuildContext.ScanCounts(tallies, deadLetters)).fromBatches());
   }
 }

@@ -37,6 +37,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * entries.apply(BuildIndex.of(schema).withTieResolution(connection).withSink(WriteIndexFiles.to("/data/index")));
  * }</pre>
  *
+ * <p>A source that reads entries a page at a time hands over each page as one list: {@code
+ * pages.apply(build.fromBatches())} builds the same index at less cost per entry.
+ *
  * <p>Immutable: every {@code withX} returns a new configuration. The build id and time default to values fixed when
  * the transform is configured, so that every worker and every sink names the same build.
  */
@@ -137,8 +140,8 @@ public abstract class BuildIndex extends PTransform<PCollection<IndexEntry>, PCo
   }
 
   /**
-   * The source's counts, so that the build accounts for items that did not become entries. Without them every input
-   * element counts as an item scanned, and nothing as skipped or dead.
+   * The source's counts, so that the build accounts for items that did not become entries. Without them every entry
+   * counts as an item scanned, and nothing as skipped or dead.
    *
    * @throws NullPointerException if {@code counts} is null
    */
@@ -169,29 +172,59 @@ public abstract class BuildIndex extends PTransform<PCollection<IndexEntry>, PCo
     getSinks().forEach(IndexSink::validate);
   }
 
+  /**
+   * This build, of entries that come in lists (a source's pages of them, in any sizes): the same build as of the
+   * lists' entries one by one, and cheaper to run, since a runner pays for every element it hands a step
+   * ({@link OrderGroups#batchesWithEntryCounts}). {@link Backfill} hands it each Scan page's entries as one list.
+   */
+  public PTransform<PCollection<List<IndexEntry>>, PCollection<Published>> fromBatches() {
+    return new FromBatches(this);
+  }
+
+  /** {@link #fromBatches}. */
+  private static final class FromBatches extends PTransform<PCollection<List<IndexEntry>>, PCollection<Published>> {
+    private final BuildIndex build;
+
+    FromBatches(BuildIndex build) {
+      this.build = build;
+    }
+
+    @Override
+    public void validate(@Nullable PipelineOptions options) {
+      build.validate(options);
+    }
+
+    @Override
+    public PCollection<Published> expand(PCollection<List<IndexEntry>> batches) {
+      return build.build(batches, build.getOrder().batchesWithEntryCounts());
+    }
+  }
+
   @Override
   public PCollection<Published> expand(PCollection<IndexEntry> entries) {
-    validate(entries.getPipeline().getOptions()); // without a sink, Beam would fail first, on the output's coder
+    return build(entries, getOrder().withEntryCounts());
+  }
+
+  /** Orders the input's entries with {@code order} and has every sink write and publish them. */
+  private <T> PCollection<Published> build(PCollection<T> input, PTransform<PCollection<T>, PCollectionTuple> order) {
+    validate(input.getPipeline().getOptions()); // without a sink, Beam would fail first, on the output's coder
     BuildContext.ScanCounts counts = getScanCounts();
-    PCollection<OrderedPart> parts;
+    // Counted by the ordering where it blocks entries, not by a step of its own: on Flink's batch runner a step with
+    // two outputs has two readers, is not chained to the ordering, and every entry is serialized after it.
+    PCollectionTuple ordered = input.apply("Order groups", order);
+    PCollection<OrderedPart> parts = ordered.get(OrderGroups.PARTS);
     if (counts == null) {
-      // Counted by the ordering where it blocks entries, not by a step of its own: on Flink's batch runner a step
-      // with two outputs has two readers, is not chained to the ordering, and every entry is serialized after it.
-      PCollectionTuple ordered = entries.apply("Order groups", getOrder().withEntryCounts());
-      parts = ordered.get(OrderGroups.PARTS);
       counts = scanCounts(ordered.get(OrderGroups.ENTRY_COUNTS));
-    } else {
-      parts = entries.apply("Order groups", getOrder());
     }
     BuildContext build = new BuildContext(schema(), getBuildId(), getBuildTimeMillis(), getKeepBuilds(), counts);
-    PCollectionList<Published> published = PCollectionList.empty(entries.getPipeline());
+    PCollectionList<Published> published = PCollectionList.empty(input.getPipeline());
     for (IndexSink sink : getSinks()) {
       published = published.and(parts.apply("Write " + sink.describe(), sink.write(build)));
     }
     return published.apply("Every sink published", Flatten.pCollections());
   }
 
-  /** Every input element is an entry: the scan count is the entry count, nothing was skipped or dead. */
+  /** Without the source's counts every entry was an item scanned: nothing was skipped or dead. */
   private static BuildContext.ScanCounts scanCounts(PCollection<Long> entryCounts) {
     PCollectionView<Map<String, Long>> tallies =
         entryCounts.apply("Scan counts", Combine.globally(new ItemsScannedFn()).asSingletonView());

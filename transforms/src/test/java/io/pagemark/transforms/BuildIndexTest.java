@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.apache.beam.sdk.coders.ListCoder;
 import org.apache.beam.sdk.testing.PAssert;
 import org.apache.beam.sdk.testing.TestPipeline;
 import org.apache.beam.sdk.transforms.Create;
@@ -103,6 +104,35 @@ class BuildIndexTest {
     }
     assertThat(Files.size(GroupPaths.resolve(new IndexLayout(whole).build("b1"), KeyValue.ofString("big"))),
         greaterThan(10_000L));
+  }
+
+  /** A source that hands over its entries in pages (lists) gets the same build as one that hands them one by one. */
+  @Test
+  void entriesInPagesGiveTheSameFilesAsEntriesOneByOne(TestPipeline p, @TempDir Path dir) throws IOException {
+    Path single = dir.resolve("single");
+    Path paged = dir.resolve("paged");
+    entries(p).apply("Build of single entries", BuildIndex.of(TestEntries.STRINGS)
+        .withSink(WriteIndexFiles.to(single.toString())).withBuild("b1", T0).withMaxPartEntries(100));
+    List<List<IndexEntry>> pages = new ArrayList<>();
+    for (int i = 0; i < ENTRIES.size(); i += 37) {
+      pages.add(new ArrayList<>(ENTRIES.subList(i, Math.min(ENTRIES.size(), i + 37))));
+    }
+    p.apply("Pages", Create.of(pages).withCoder(ListCoder.of(IndexEntryCoder.of())))
+        .apply("Build of pages", BuildIndex.of(TestEntries.STRINGS)
+            .withSink(WriteIndexFiles.to(paged.toString())).withBuild("b1", T0).withMaxPartEntries(100)
+            .fromBatches());
+    p.run().waitUntilFinish();
+
+    Path singleBuild = new IndexLayout(single).build("b1");
+    Path pagedBuild = new IndexLayout(paged).build("b1");
+    List<Path> files = filesUnder(singleBuild);
+    assertThat(files.size(), is(5)); // three groups, the manifest and build.json
+    assertThat(filesUnder(pagedBuild), equalTo(files));
+    for (Path f : files) {
+      assertThat(f.toString(), Files.mismatch(singleBuild.resolve(f), pagedBuild.resolve(f)), is(-1L));
+    }
+    assertThat("every entry counted, not every page",
+        BuildInfo.read(pagedBuild.resolve(IndexLayout.BUILD_INFO)).counts().entries(), is((long) ENTRIES.size()));
   }
 
   @Test

@@ -27,8 +27,13 @@ import org.apache.beam.sdk.values.TupleTag;
  * because it sets the size of the blocks of a table of many small groups: with {@code G} groups in a bundle, a block
  * holds about {@code budget / (G * entry bytes)} entries, and the runner pays per block, not per entry. Entries must
  * be in the global window (a build is a batch job).
+ *
+ * <p>An element is an entry, or a list of entries (a source's page of them, {@link OrderGroups#batchesWithEntryCounts}):
+ * both are blocked alike, entry by entry in the list's order. A runner pays for every element it hands a step (the
+ * DoFn call, the metrics scope, the output's wrapping), so a source that hands over a page at a time spares it that
+ * for all but one entry of the page.
  */
-final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
+final class BlockEntriesFn extends DoFn<Object, KV<byte[], EntryBlock>> {
   static final TupleTag<KV<byte[], EntryBlock>> BLOCKS = new TupleTag<>("blocks") {};
   static final TupleTag<KV<String, PlanGroupFn.Samples>> SAMPLES = new TupleTag<>("samples") {};
   /** The key of every group's samples with {@code oneKey}: no group's id (those have a ':'). */
@@ -105,9 +110,24 @@ final class BlockEntriesFn extends DoFn<IndexEntry, KV<byte[], EntryBlock>> {
     };
   }
 
+  /**
+   * Blocks an entry, or each entry of a list of them.
+   *
+   * @throws ClassCastException if the element is neither an {@link IndexEntry} nor a list of them
+   */
   @ProcessElement
-  public void process(@Element IndexEntry e, MultiOutputReceiver receiver) {
+  public void process(@Element Object element, MultiOutputReceiver receiver) {
     this.receiver = receiver;
+    if (element instanceof IndexEntry) {
+      add((IndexEntry) element);
+    } else {
+      for (Object e : (List<?>) element) {
+        add((IndexEntry) e);
+      }
+    }
+  }
+
+  private void add(IndexEntry e) {
     Out out = toReceiver;
     Group g = groups.get(e.group());
     if (g == null) {

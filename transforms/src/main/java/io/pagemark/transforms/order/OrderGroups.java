@@ -7,6 +7,7 @@ import io.pagemark.dynamo.KeySchema;
 import io.pagemark.key.KeyValue;
 import io.pagemark.order.TieOrder;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Collectors;
@@ -158,11 +159,21 @@ public abstract class OrderGroups extends PTransform<PCollection<IndexEntry>, PC
    * and every entry is then serialized between them.
    */
   public PTransform<PCollection<IndexEntry>, PCollectionTuple> withEntryCounts() {
-    return new Counted(this);
+    return new Counted<>(this);
   }
 
-  /** {@link OrderGroups} with its entry counts: see {@link #withEntryCounts}. */
-  private static final class Counted extends PTransform<PCollection<IndexEntry>, PCollectionTuple> {
+  /**
+   * {@link #withEntryCounts} for entries that come in lists (a source's pages of them, in any sizes): the same parts
+   * and counts as for the lists' entries one by one. A runner pays for every element it hands a step, so a source
+   * that emits a page at a time rather than an entry at a time makes the build cheaper (docs/build-speed.md,
+   * "Seventeenth round").
+   */
+  public PTransform<PCollection<List<IndexEntry>>, PCollectionTuple> batchesWithEntryCounts() {
+    return new Counted<>(this);
+  }
+
+  /** {@link OrderGroups} with its entry counts, of entries or of lists of them: see {@link #withEntryCounts}. */
+  private static final class Counted<T> extends PTransform<PCollection<T>, PCollectionTuple> {
     private final OrderGroups spec;
 
     Counted(OrderGroups spec) {
@@ -170,7 +181,7 @@ public abstract class OrderGroups extends PTransform<PCollection<IndexEntry>, PC
     }
 
     @Override
-    public PCollectionTuple expand(PCollection<IndexEntry> entries) {
+    public PCollectionTuple expand(PCollection<T> entries) {
       return spec.order(entries);
     }
   }
@@ -181,8 +192,11 @@ public abstract class OrderGroups extends PTransform<PCollection<IndexEntry>, PC
   /** Entry counts (one per group and bundle) adding up to the entries ordered: output of {@link #withEntryCounts}. */
   public static final TupleTag<Long> ENTRY_COUNTS = new TupleTag<>("entryCounts") {};
 
-  /** The ordered parts ({@link #PARTS}) and entry counts ({@link #ENTRY_COUNTS}) of the entries. */
-  private PCollectionTuple order(PCollection<IndexEntry> entries) {
+  /**
+   * The ordered parts ({@link #PARTS}) and entry counts ({@link #ENTRY_COUNTS}) of the entries, given one by one or in
+   * lists ({@link BlockEntriesFn} takes either).
+   */
+  private PCollectionTuple order(PCollection<?> entries) {
     KeySchema schema = getSchema();
     PlanGroupFn planner = new PlanGroupFn(getMaxPartEntries());
     boolean directRunner = shapedForDirectRunner(entries.getPipeline().getOptions());

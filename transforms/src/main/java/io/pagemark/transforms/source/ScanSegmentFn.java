@@ -27,9 +27,12 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 /**
  * Scans one segment of a parallel Scan to its end, following {@code LastEvaluatedKey} page after page (a page stops
  * at 1 MB), and turns each item into an index entry, a skip or a dead letter. Only the key attributes are projected.
+ * A page's entries are emitted as one list ({@link #ENTRIES}, for {@code BuildIndex.fromBatches()}): a runner pays for
+ * every element it hands the next step.
  */
-public final class ScanSegmentFn extends DoFn<Integer, IndexEntry> {
-  public static final TupleTag<IndexEntry> ENTRIES = new TupleTag<>("entries") {};
+public final class ScanSegmentFn extends DoFn<Integer, List<IndexEntry>> {
+  /** Each Scan page's entries, in the page's order (a page without entries emits none). */
+  public static final TupleTag<List<IndexEntry>> ENTRIES = new TupleTag<>("entries") {};
   public static final TupleTag<String> DEAD_LETTERS = new TupleTag<>("deadLetters") {};
   public static final TupleTag<KV<String, Long>> TALLIES = new TupleTag<>("tallies") {};
 
@@ -80,11 +83,12 @@ public final class ScanSegmentFn extends DoFn<Integer, IndexEntry> {
       }
       ScanResponse page = client.scan(req.build());
       pagesRead.inc();
+      List<IndexEntry> entries = new ArrayList<>(page.items().size());
       for (Map<String, AttributeValue> item : page.items()) {
         scanned++;
         ItemKeys.Extraction x = ItemKeys.extract(schema, item);
         if (x.isEntry()) {
-          out.get(ENTRIES).output(x.entry());
+          entries.add(x.entry());
         } else if (x.skip() == ItemKeys.Skip.NO_GROUP_KEY) {
           noGroup++;
           skipped.inc();
@@ -98,6 +102,9 @@ public final class ScanSegmentFn extends DoFn<Integer, IndexEntry> {
           line.set("attributes", ItemKeys.describeJson(item, names));
           out.get(DEAD_LETTERS).output(Json.write(line));
         }
+      }
+      if (!entries.isEmpty()) {
+        out.get(ENTRIES).output(entries);
       }
       itemsRead.inc(page.items().size());
       start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;

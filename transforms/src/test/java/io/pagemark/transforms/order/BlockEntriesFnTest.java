@@ -17,11 +17,13 @@ import java.util.Map;
 import java.util.Random;
 import org.apache.beam.sdk.coders.ByteArrayCoder;
 import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.ListCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.testing.PAssert;
 import org.apache.beam.sdk.testing.TestPipeline;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TupleTagList;
 import org.junit.jupiter.api.Test;
@@ -43,8 +45,27 @@ class BlockEntriesFnTest {
     smallBudget(p, true);
   }
 
+  /** A source's pages: lists of 1 to 60 entries, each entry blocked as if it came alone. */
+  @Test
+  void entriesInListsAreBlockedLikeEntriesOneByOne(TestPipeline p) {
+    List<List<IndexEntry>> pages = new ArrayList<>();
+    List<IndexEntry> all = entries();
+    Random rnd = new Random(11);
+    for (int i = 0; i < all.size(); ) {
+      int n = Math.min(all.size() - i, 1 + rnd.nextInt(60));
+      pages.add(new ArrayList<>(all.subList(i, i + n)));
+      i += n;
+    }
+    smallBudget(p, false, p.apply(Create.of(pages).withCoder(ListCoder.of(IndexEntryCoder.of()))));
+  }
+
   private void smallBudget(TestPipeline p, boolean oneKey) {
-    PCollectionTuple out = p.apply(Create.of(entries()).withCoder(IndexEntryCoder.of()))
+    smallBudget(p, oneKey, p.apply(Create.of(entries()).withCoder(IndexEntryCoder.of())));
+  }
+
+  /** Blocks {@code input} ({@link #entries()}, one by one or in lists) on a small budget and checks the outputs. */
+  private void smallBudget(TestPipeline p, boolean oneKey, PCollection<?> input) {
+    PCollectionTuple out = input
         .apply(ParDo.of(new BlockEntriesFn(7, oneKey, 4096))
             .withOutputTags(BlockEntriesFn.BLOCKS, TupleTagList.of(BlockEntriesFn.SAMPLES)));
     PAssert.that(out.get(BlockEntriesFn.BLOCKS).setCoder(KvCoder.of(ByteArrayCoder.of(), EntryBlockCoder.of())))

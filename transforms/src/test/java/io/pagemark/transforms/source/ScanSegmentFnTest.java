@@ -1,6 +1,7 @@
 package io.pagemark.transforms.source;
 
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.is;
 
@@ -21,6 +22,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.ListCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.metrics.MetricNameFilter;
@@ -29,9 +31,11 @@ import org.apache.beam.sdk.metrics.MetricsFilter;
 import org.apache.beam.sdk.testing.PAssert;
 import org.apache.beam.sdk.testing.TestPipeline;
 import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.Sum;
 import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TupleTagList;
 import org.junit.jupiter.api.BeforeAll;
@@ -130,7 +134,17 @@ class ScanSegmentFnTest {
             .apply(ParDo.of(new ScanSegmentFn(dynamo, schema, SEGMENTS))
                 .withOutputTags(ScanSegmentFn.ENTRIES,
                     TupleTagList.of(ScanSegmentFn.DEAD_LETTERS).and(ScanSegmentFn.TALLIES)));
-    PAssert.that(scanned.get(ScanSegmentFn.ENTRIES).setCoder(IndexEntryCoder.of())).containsInAnyOrder(expected);
+    PCollection<List<IndexEntry>> pages = scanned.get(ScanSegmentFn.ENTRIES).setCoder(ListCoder.of(IndexEntryCoder.of()));
+    PAssert.that(pages.apply("Entries of the pages", Flatten.iterables())).containsInAnyOrder(expected);
+    PAssert.that(pages).satisfies(lists -> {
+      int n = 0;
+      for (List<IndexEntry> page : lists) {
+        assertThat("a page's list holds entries", page.isEmpty(), is(false));
+        n++;
+      }
+      assertThat("a list per Scan page, not per segment", n, greaterThan(SEGMENTS));
+      return null;
+    });
     PAssert.that(scanned.get(ScanSegmentFn.DEAD_LETTERS).setCoder(StringUtf8Coder.of())).satisfies(lines -> {
       List<String> all = new ArrayList<>();
       lines.forEach(all::add);
