@@ -12,11 +12,13 @@ import io.pagemark.transforms.source.Segments;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.coders.ListCoder;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.transforms.DoFn;
@@ -55,9 +57,9 @@ public final class ClassDataTraining {
       Pipeline p = Pipeline.create(options);
       p.apply("Segments", Segments.of(SEGMENTS))
           .apply("Entries", ParDo.of(new EntriesFn()))
-          .setCoder(IndexEntryCoder.of())
+          .setCoder(ListCoder.of(IndexEntryCoder.of()))
           .apply("Build index", BuildIndex.of(schema()).withSink(WriteIndexFiles.to(dir.toString()))
-              .withMaxPartEntries(MAX_PART_ENTRIES));
+              .withMaxPartEntries(MAX_PART_ENTRIES).fromBatches()); // as a backfill hands over its Scan pages
       PipelineResult.State state = p.run().waitUntilFinish();
       if (state != PipelineResult.State.DONE) {
         System.err.println("pagemark: the class-data training build ended in state " + state);
@@ -87,13 +89,15 @@ public final class ClassDataTraining {
             KeyValue.ofString("item-" + i)));
   }
 
-  /** The entries of one segment: every {@code count}-th entry, from the segment's number. */
-  static final class EntriesFn extends DoFn<Integer, IndexEntry> {
+  /** The entries of one segment, as one list (a page): every {@code count}-th entry, from the segment's number. */
+  static final class EntriesFn extends DoFn<Integer, List<IndexEntry>> {
     @ProcessElement
-    public void process(@Element Integer segment, OutputReceiver<IndexEntry> out) {
+    public void process(@Element Integer segment, OutputReceiver<List<IndexEntry>> out) {
+      List<IndexEntry> page = new ArrayList<>();
       for (int i = segment; i < ENTRIES; i += SEGMENTS) {
-        out.output(entry(i));
+        page.add(entry(i));
       }
+      out.output(page);
     }
   }
 }
