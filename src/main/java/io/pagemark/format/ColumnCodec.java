@@ -142,6 +142,22 @@ record ColumnCodec(int code, byte[] prefix, int p, int k, long base) {
     }
   }
 
+  /** Whether this codec stores datetimes ({@link #DATETIME_S} or {@link #DATETIME_MS}). */
+  boolean isDatetime() {
+    return code == DATETIME_S || code == DATETIME_MS;
+  }
+
+  /**
+   * Writes the slot of a datetime value already parsed ({@link Datetimes#parse}, in this codec's unit): the slot
+   * {@link #encode(byte[], int, int, ByteBuffer)} writes for its text.
+   */
+  void encodeTime(long time, ByteBuffer out) {
+    if (!isDatetime()) {
+      throw new IllegalStateException("not a datetime codec");
+    }
+    putUnsigned(out, time - base, k);
+  }
+
   /** Reads a slot back into the value's bytes; throws IllegalArgumentException for an impossible slot. */
   byte[] decode(ByteBuffer in) {
     int suffix = switch (code) {

@@ -24,6 +24,31 @@ final class ColumnStats implements Serializable {
   private boolean millis = true;
   private long minTime = Long.MAX_VALUE;
   private long maxTime = Long.MIN_VALUE;
+  /**
+   * Each value's time in the order added, while every value so far is a datetime, when the writer asked for them
+   * ({@link #rememberTimes}); else null. Not serialized: it serves the writer that learned it.
+   */
+  private transient long[] times;
+
+  /**
+   * Keeps the time of each of the next {@code values} values while they are all datetimes, so that the writer that
+   * encodes them right after learning them parses each once, not twice ({@link #times}). Only before any value is
+   * added.
+   */
+  void rememberTimes(int values) {
+    if (count == 0) {
+      times = new long[values];
+    }
+  }
+
+  /**
+   * The time of every value added, in order, if {@link #rememberTimes} was asked for at least as many values and
+   * every value is a datetime (in seconds if {@link #choose} picks {@link ColumnCodec#DATETIME_S}, else in
+   * milliseconds); else null.
+   */
+  long[] times() {
+    return (seconds || millis) && times != null && count == times.length ? times : null;
+  }
 
   void add(byte[] v) {
     add(v, 0, v.length);
@@ -141,6 +166,14 @@ final class ColumnStats implements Serializable {
     }
     minTime = Math.min(minTime, t);
     maxTime = Math.max(maxTime, t);
+    if (times != null) {
+      // a value is either text, never both: at most one of the two calls per value gets here
+      if (count <= times.length) {
+        times[(int) (count - 1)] = t;
+      } else {
+        times = null; // more values than asked for
+      }
+    }
     return true;
   }
 

@@ -39,6 +39,28 @@ public final class GroupColumns implements Serializable {
     return columns.length;
   }
 
+  /**
+   * Keeps each datetime column's parsed times for the next {@code records} records (see {@link ColumnStats#times}):
+   * for a writer that encodes the records right after learning them. Only before any record is learned.
+   */
+  void rememberTimes(int records) {
+    for (ColumnStats c : columns) {
+      c.rememberTimes(records);
+    }
+  }
+
+  /**
+   * Per stored attribute, the time of each record learned when {@link #rememberTimes} kept them and every value is a
+   * datetime, else null.
+   */
+  long[][] times() {
+    long[][] t = new long[columns.length][];
+    for (int i = 0; i < columns.length; i++) {
+      t[i] = columns[i].times();
+    }
+    return t;
+  }
+
   /** Learns a record's tie fields. */
   private void addTies(int tiePosition, int runWord) {
     int runLength = runWord & ~GroupFileFormat.RUN_ORDER_UNKNOWN;

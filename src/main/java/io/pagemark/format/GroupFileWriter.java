@@ -27,6 +27,12 @@ import java.util.concurrent.Executors;
  * {@link #write(Path, GroupHeader, List)} and {@link #join}.
  */
 public final class GroupFileWriter implements AutoCloseable {
+  /**
+   * The most records whose datetimes {@link #writeVersion2} keeps from learning to encoding (8 bytes each per
+   * datetime column, beside records already in memory); a larger group parses each datetime twice instead.
+   */
+  static final int REMEMBERED_TIMES = 1 << 22;
+
   private static final int BUFFER_BYTES = 1 << 16;
   /** Bytes written between two background flushes once {@link #startWriteBack()} was called. */
   private static final long WRITE_BACK_BYTES = 32L << 20;
@@ -238,9 +244,12 @@ public final class GroupFileWriter implements AutoCloseable {
   private static GroupHeader writeVersion2(Path file, GroupHeader header, V1Records records, FileSync sync,
       GroupColumns learn) throws IOException {
     GroupColumns columns = learn != null ? learn : new GroupColumns(header.attributes().size());
+    if (records.count() <= REMEMBERED_TIMES) {
+      columns.rememberTimes((int) records.count()); // each datetime parsed once, not once to learn and once to encode
+    }
     records.forEach((b, at, rank) -> columns.addRecord(b, at));
     Files.createDirectories(file.getParent());
-    return GroupFileV2Writer.write(records, header, file, columns.layout(records.count()), sync);
+    return GroupFileV2Writer.write(records, header, file, columns.layout(records.count()), sync, columns.times());
   }
 
   /** The record width needed for a record holding these key values. */

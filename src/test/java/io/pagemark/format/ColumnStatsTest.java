@@ -95,6 +95,41 @@ class ColumnStatsTest {
     }
   }
 
+  /**
+   * The times kept for the writer are each value's, in order, in the unit of the codec chosen, and only when every
+   * value is a datetime and as many were announced as added: else the writer parses the values itself.
+   */
+  @Test
+  void timesAreKeptOnlyForAColumnOfDatetimes() {
+    for (Function<Random, List<String>> family : families()) {
+      for (int trial = 0; trial < 20; trial++) {
+        List<String> values = family.apply(R);
+        ColumnStats stats = new ColumnStats();
+        stats.rememberTimes(values.size());
+        values.forEach(v -> stats.add(v.getBytes(StandardCharsets.UTF_8)));
+        ColumnCodec codec = stats.choose();
+        long[] times = stats.times();
+        if (!codec.isDatetime()) {
+          assertThat(values + " is no column of datetimes", times == null, equalTo(true));
+          continue;
+        }
+        long[] expected = new long[values.size()];
+        for (int i = 0; i < expected.length; i++) {
+          byte[] v = values.get(i).getBytes(StandardCharsets.UTF_8);
+          expected[i] = Datetimes.parse(v, 0, v.length, codec.code() == ColumnCodec.DATETIME_MS);
+        }
+        assertThat(values.toString(), times, equalTo(expected));
+        ColumnStats more = new ColumnStats();
+        more.rememberTimes(values.size() - 1);
+        values.forEach(v -> more.add(v.getBytes(StandardCharsets.UTF_8)));
+        assertThat("more values than announced", more.times() == null, equalTo(true));
+      }
+    }
+    ColumnStats unasked = new ColumnStats();
+    unasked.add("2024-01-01T00:00:00Z".getBytes(StandardCharsets.US_ASCII));
+    assertThat("not asked for", unasked.times() == null, equalTo(true));
+  }
+
   private static String describe(ColumnCodec c) {
     return c.code() + " " + Arrays.toString(c.prefix()) + " p=" + c.p() + " k=" + c.k() + " base=" + c.base();
   }

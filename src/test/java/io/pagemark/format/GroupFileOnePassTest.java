@@ -89,6 +89,37 @@ class GroupFileOnePassTest {
     }
   }
 
+  /**
+   * A group whose sort keys are all datetimes (in seconds, or in milliseconds), with and without ties: its whole-group
+   * write encodes them from the times kept while learning (each parsed once), and streaming parses them again, so the
+   * same bytes show that the kept times are the values' own, in the records' order.
+   */
+  @Test
+  void datetimesKeptFromLearningEncodeAsParsingThemAgainDoes() throws IOException {
+    Random r = new Random(29);
+    for (boolean millis : new boolean[] {false, true}) {
+      for (int[] shape : new int[][] {{1, 2}, {700, 3}, {45_000, 50}}) {
+        List<List<KeyValue>> keys = new ArrayList<>();
+        String bulk = GroupFileV2Test.datetime(r);
+        for (int i = 0; i < shape[0]; i++) {
+          String sk = r.nextInt(shape[1]) == 0 ? bulk : GroupFileV2Test.datetime(r);
+          if (millis) {
+            sk = sk.replace("Z", "." + (100 + r.nextInt(900)) + "Z");
+          }
+          keys.add(List.of(KeyValue.ofString(sk), KeyValue.ofString("p" + i)));
+        }
+        List<IndexRecord> records = GroupFileV2Test.ranked(keys, r);
+        Path file = dir.resolve("whole.pmi");
+        GroupFileWriter.write(file, header(records), records, GroupFileFormat.VERSION_2, FileSync.BY_CALLER);
+        assertThat(shape[0] + " records, millis " + millis, Files.readAllBytes(file),
+            equalTo(Files.readAllBytes(streamed(records, GroupFileFormat.VERSION_2))));
+        try (GroupFile f = GroupFile.open(file)) {
+          assertThat(f.layout().codecs().get(0).isDatetime(), equalTo(true));
+        }
+      }
+    }
+  }
+
   @Test
   void recordsInMemoryAreTheSameRecordsEncodedOnceOrABlockAtATime() throws IOException {
     for (List<IndexRecord> records : groups()) {
