@@ -50,6 +50,11 @@ final class ColumnStats implements Serializable {
     return (seconds || millis) && times != null && count == times.length ? times : null;
   }
 
+  /** Lets go of the kept times ({@link #rememberTimes}): what was learned stays. */
+  void forgetTimes() {
+    times = null;
+  }
+
   void add(byte[] v) {
     add(v, 0, v.length);
   }

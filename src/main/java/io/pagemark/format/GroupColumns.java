@@ -61,6 +61,13 @@ public final class GroupColumns implements Serializable {
     return t;
   }
 
+  /** Lets go of the times {@link #rememberTimes} kept, once the records are encoded: what was learned stays. */
+  void forgetTimes() {
+    for (ColumnStats c : columns) {
+      c.forgetTimes();
+    }
+  }
+
   /** Learns a record's tie fields. */
   private void addTies(int tiePosition, int runWord) {
     int runLength = runWord & ~GroupFileFormat.RUN_ORDER_UNKNOWN;

@@ -249,7 +249,11 @@ public final class GroupFileWriter implements AutoCloseable {
     }
     records.forEach((b, at, rank) -> columns.addRecord(b, at));
     Files.createDirectories(file.getParent());
-    return GroupFileV2Writer.write(records, header, file, columns.layout(records.count()), sync, columns.times());
+    try {
+      return GroupFileV2Writer.write(records, header, file, columns.layout(records.count()), sync, columns.times());
+    } finally {
+      columns.forgetTimes(); // a caller's columns (learned for a later join) do not keep 8 bytes a record
+    }
   }
 
   /** The record width needed for a record holding these key values. */

@@ -116,6 +116,11 @@ class GroupFileOnePassTest {
         try (GroupFile f = GroupFile.open(file)) {
           assertThat(f.layout().codecs().get(0).isDatetime(), equalTo(true));
         }
+        // columns a caller learns into (for a later join) keep what was learned, not the times
+        GroupColumns learned = new GroupColumns(SK_PK.size());
+        GroupFileWriter.write(file, header(records), records, GroupFileFormat.VERSION_2, FileSync.BY_CALLER, learned);
+        assertThat(learned.records(), equalTo((long) records.size()));
+        assertThat(java.util.Arrays.asList(learned.times()), equalTo(java.util.Arrays.asList(new long[2][])));
       }
     }
   }
