@@ -117,14 +117,14 @@ public final class BackfillCommand implements Callable<Integer>, BeamOptions.Pip
     try {
       BuildInfo info = run(options, backfill, err);
       if (info == null) {
-        out.printf("pagemark backfill: published build %s of table %s to %s; dead letters, if any, in %s%n",
+        Cli.printAtOnce(out, "pagemark backfill: published build %s of table %s to %s; dead letters, if any, in %s%n",
             backfill.buildId(), options.getTable(),
             String.join(" and ", backfill.sinks().stream().map(s -> s.describe()).toList()),
             Path.of(options.getDeadLetterOutput(), backfill.buildId()));
         return ExitCode.OK;
       }
       BuildInfo.Counts c = info.counts();
-      out.printf(
+      Cli.printAtOnce(out,
           "pagemark backfill: published build %s of table %s to %s: %,d items scanned, %,d entries in %,d groups,"
               + " %,d skipped (no group or sort key), %,d dead letters, %,d runs of equal sort keys%n",
           info.buildId(), info.table(), options.getOutput(), c.itemsScanned(), c.entries(), c.groups(),

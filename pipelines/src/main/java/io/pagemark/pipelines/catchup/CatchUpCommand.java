@@ -140,7 +140,7 @@ public final class CatchUpCommand implements Callable<Integer>, BeamOptions.Pipe
         .withBuckets(buckets)
         .between(from, now);
     List<String> names = read.bucketNames();
-    err.printf("pagemark catch-up: reading %,d buckets of %s.%s, %s to %s (from %s, %d minutes of overlap)%n",
+    Cli.printAtOnce(err, "pagemark catch-up: reading %,d buckets of %s.%s, %s to %s (from %s, %d minutes of overlap)%n",
         names.size(), o.getTable(), bucketIndex.name(), names.get(0), names.get(names.size() - 1),
         since != null ? "--since " + since : "the watermark " + from.plus(Duration.ofMinutes(overlap)), overlap);
     long started = System.nanoTime();
@@ -163,8 +163,8 @@ public final class CatchUpCommand implements Callable<Integer>, BeamOptions.Pipe
       return ExitCode.FAILURE;
     }
     Map<String, Long> m = Progress.counters(result);
-    out.printf("pagemark catch-up: %,d buckets, %,d items in %,d queries (%.1f read capacity units), %,d upserts"
-            + " in %,d WAL segments, %,d skipped (not in %s), %,d dead letters; watermark %s; %,d ms%n",
+    Cli.printAtOnce(out, "pagemark catch-up: %,d buckets, %,d items in %,d queries (%.1f read capacity units),"
+            + " %,d upserts in %,d WAL segments, %,d skipped (not in %s), %,d dead letters; watermark %s; %,d ms%n",
         m.getOrDefault("bucketsRead", 0L), m.getOrDefault("itemsRead", 0L), m.getOrDefault("queryPages", 0L),
         m.getOrDefault(ReadTimeBuckets.READ_CAPACITY_MILLI, 0L) / 1000.0, m.getOrDefault("upserts", 0L),
         m.getOrDefault("segmentsWritten", 0L), m.getOrDefault("skippedNotInIndex", 0L), o.getGsi(),

@@ -98,6 +98,16 @@ public final class Cli {
     return new ParameterException(spec.commandLine(), message);
   }
 
+  /**
+   * {@code to.printf(format, args)}, but written in one call: {@code printf} hands the stream each piece of the line
+   * on its own, and a log line that another thread (Flink's, Beam's) writes meanwhile to the same terminal or file
+   * lands in the middle of it. Commands print their summary lines, which scripts and tests read, this way.
+   */
+  public static void printAtOnce(PrintStream to, String format, Object... args) {
+    to.print(String.format(format, args));
+    to.flush();
+  }
+
   /** The message of the innermost cause, which says what went wrong rather than where it was rethrown. */
   public static String rootMessage(Throwable e) {
     Throwable root = e;

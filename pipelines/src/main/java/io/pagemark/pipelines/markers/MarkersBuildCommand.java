@@ -96,7 +96,8 @@ public final class MarkersBuildCommand implements Callable<Integer>, BeamOptions
     try {
       Map<String, Long> c = run(o, backfill);
       long conflicts = c.getOrDefault("markerConflicts", 0L);
-      out.printf("pagemark markers build: %s for pages of %d: %,d groups, %,d items scanned, %,d markers written,"
+      Cli.printAtOnce(out, "pagemark markers build: %s for pages of %d: %,d groups, %,d items scanned,"
+              + " %,d markers written,"
               + " %,d taken off, %,d groups read again as they changed since the scan, %,d conflicting writes left,"
               + " %,d STATS items of groups with no items left removed%n",
           where.withStatsKey(), config.pageSize(), c.getOrDefault("groupsWritten", 0L),

@@ -126,7 +126,7 @@ public final class StreamCommand implements Callable<Integer>, BeamOptions.Pipel
     if (state == PipelineResult.State.FAILED) {
       run.flinkFailure().ifPresent(why -> err.println("pagemark stream: the Flink job failed: " + why));
     }
-    out.printf("pagemark stream: %s after %.0f s; %s%n", state == PipelineResult.State.CANCELLED ? "stopped"
+    Cli.printAtOnce(out, "pagemark stream: %s after %.0f s; %s%n", state == PipelineResult.State.CANCELLED ? "stopped"
         : "ended (" + state + ")", run.seconds(), run.progressLine().substring("stream: ".length()));
     return state == PipelineResult.State.CANCELLED || state == PipelineResult.State.DONE
         ? ExitCode.OK : ExitCode.FAILURE;

@@ -1,5 +1,6 @@
 package io.pagemark.pipelines.stream;
 
+import io.pagemark.pipelines.cli.Cli;
 import io.pagemark.pipelines.cli.LocalFlink;
 import io.pagemark.pipelines.flink.FlinkTarget;
 import io.pagemark.testing.LocalProcess;
@@ -110,7 +111,8 @@ final class StreamRunner {
       flink.setStateBackendStoragePath(Path.of(System.getProperty("java.io.tmpdir"), "pagemark-flink-checkpoints")
           .toAbsolutePath().toUri().toString().replaceAll("/$", ""));
     }
-    progress.printf("pagemark stream: Flink checkpoints every %,d ms to %s; a TaskManager lost restarts the job"
+    Cli.printAtOnce(progress, "pagemark stream: Flink checkpoints every %,d ms to %s; a TaskManager lost restarts"
+        + " the job"
         + " from the last one%n", flink.getCheckpointingInterval(), flink.getStateBackendStoragePath());
   }
 
