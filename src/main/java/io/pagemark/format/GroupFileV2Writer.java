@@ -62,7 +62,6 @@ final class GroupFileV2Writer {
       for (int c = 0; c < codecs.length; c++) {
         kept[c] = times != null && codecs[c].isDatetime() ? times[c] : null;
       }
-      int[] index = {0};
       in.forEach((b, at, rank) -> {
         java.util.Arrays.fill(record, (byte) 0);
         rb.clear();
@@ -73,13 +72,12 @@ final class GroupFileV2Writer {
         for (int c = 0; c < codecs.length; c++) {
           int length = ((b[p] & 0xFF) << 8) | (b[p + 1] & 0xFF);
           if (kept[c] != null) {
-            codecs[c].encodeTime(kept[c][index[0]], rb);
+            codecs[c].encodeTime(kept[c][(int) rank], rb); // learned in rank order
           } else {
             codecs[c].encode(b, p + 2, length, rb);
           }
           p += 2 + length;
         }
-        index[0]++;
         o.put(record, null);
       });
       CRC32C crc = new CRC32C();
