@@ -21,9 +21,16 @@ import org.apache.beam.sdk.options.PipelineOptions;
  * larger than 32 KB, and each crossed two or three buffers on every exchange; the 10 M-entry build ran 0.3 to 0.6 s
  * faster with 0.3 to 1.3 s less CPU ("Ninth round"). The local cluster's network memory stays 64 MB, so there are a
  * quarter as many buffers: enough at a parallelism of 16, not at 32, hence the bound. A cluster's own configuration is
- * left alone: there the network, not the CPU, may be what is short.
+ * left alone: there the network, not the CPU, may be what is short. The local cluster starts while Beam translates
+ * the pipeline ({@link EarlyLocalCluster}, for which the options name the master {@code [auto]}).
  */
 public final class LocalFlink {
+  /**
+   * System property that, set to {@code off}, has the local cluster start when the job is submitted (after Beam's
+   * translation), as Flink's local executor starts it, rather than early ({@link EarlyLocalCluster}).
+   */
+  public static final String EARLY_PROPERTY = "pagemark.localCluster.early";
+
   /** The memory segment size the local cluster is given at a parallelism of up to {@link #LARGE_SEGMENTS_UP_TO}. */
   static final String LARGE_SEGMENT = "128kb";
 
@@ -52,12 +59,26 @@ public final class LocalFlink {
     return yaml;
   }
 
+  /** The master the options named when {@link #configure} last made them {@code [auto]}. */
+  private static volatile String givenMaster;
+
   private LocalFlink() {}
+
+  /**
+   * The master to show for {@code flinkMaster}: the one the user named ({@code [local]} or {@code [auto]}) when this
+   * class runs the pipeline on a local cluster of its own (it names it {@code [auto]}, see {@link EarlyLocalCluster}),
+   * else {@code flinkMaster} itself.
+   */
+  public static String shownMaster(String flinkMaster) {
+    String given = givenMaster;
+    return "[auto]".equals(flinkMaster) && given != null && EarlyLocalCluster.pending() ? given : flinkMaster;
+  }
 
   /**
    * Points {@code options} at a configuration of {@link #config} in a temporary directory (deleted when the JVM exits)
    * when they run a pipeline on Flink with {@code [local]} or {@code [auto]} and name no configuration, and {@code
-   * FLINK_CONF_DIR} is unset (Flink's {@code flink run} sets it); leaves them alone otherwise.
+   * FLINK_CONF_DIR} is unset (Flink's {@code flink run} sets it), and has their next run start its cluster early
+   * ({@link EarlyLocalCluster}); leaves them alone otherwise.
    */
   public static void configure(PipelineOptions options) {
     configure(options, System::getenv, Runtime.getRuntime().availableProcessors());
@@ -69,12 +90,14 @@ public final class LocalFlink {
    */
   static void configure(PipelineOptions options, Function<String, String> environment, int processors) {
     if (!options.getRunner().getName().equals("org.apache.beam.runners.flink.FlinkRunner")) {
+      EarlyLocalCluster.uninstall();
       return;
     }
     FlinkPipelineOptions flink = options.as(FlinkPipelineOptions.class);
     String master = flink.getFlinkMaster();
     if (!("[local]".equals(master) || "[auto]".equals(master)) || flink.getFlinkConfDir() != null
         || environment.apply("FLINK_CONF_DIR") != null) {
+      EarlyLocalCluster.uninstall(); // one this class installed for an earlier run that never ran
       return;
     }
     try {
@@ -84,6 +107,14 @@ public final class LocalFlink {
       dir.toFile().deleteOnExit();
       dir.resolve("config.yaml").toFile().deleteOnExit(); // deleted before its folder: the last registered goes first
       flink.setFlinkConfDir(dir.toString());
+      if ("off".equals(System.getProperty(EARLY_PROPERTY))) {
+        EarlyLocalCluster.uninstall();
+        return;
+      }
+      // Beam's runner takes Flink's context environment for [auto] only; [local] is told apart in what it prints
+      EarlyLocalCluster.install(dir.toString(), parallelism, "[local]".equals(master));
+      givenMaster = master;
+      flink.setFlinkMaster("[auto]");
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write a Flink configuration for the local cluster", e);
     }

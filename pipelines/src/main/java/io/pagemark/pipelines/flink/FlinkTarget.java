@@ -1,6 +1,6 @@
 package io.pagemark.pipelines.flink;
 
-
+import io.pagemark.pipelines.cli.LocalFlink;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -52,9 +52,10 @@ public final class FlinkTarget {
     }
     FlinkPipelineOptions flink = options.as(FlinkPipelineOptions.class);
     if (!isRemote(flink.getFlinkMaster())) {
-      progress.println(command + ": running on Flink " + (flink.getFlinkMaster().equals("[auto]")
+      String master = LocalFlink.shownMaster(flink.getFlinkMaster());
+      progress.println(command + ": running on Flink " + (master.equals("[auto]")
               ? "([auto]: the cluster of `flink run`, else inside this JVM)"
-              : "in this JVM (" + flink.getFlinkMaster() + ")")
+              : "in this JVM (" + master + ")")
           + (flink.getParallelism() > 0 ? ", parallelism " + flink.getParallelism() : ""));
       return Optional.of(new FlinkTarget(null));
     }
