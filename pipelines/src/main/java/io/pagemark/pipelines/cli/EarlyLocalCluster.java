@@ -2,6 +2,7 @@ package io.pagemark.pipelines.cli;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.flink.api.java.ExecutionEnvironment;
@@ -30,7 +31,9 @@ import org.apache.flink.runtime.util.EnvironmentInformation;
  * executor when the job is submitted, if the executor asks for the cluster it was started as (the same configuration,
  * slots and task managers); otherwise the early one is closed and the executor's own is started, as without this
  * class. The environment is configured as Beam configures its local one for {@code [local]} or {@code [auto]}, so a
- * job runs exactly as before (docs/build-speed.md, "Nineteenth round").
+ * job runs exactly as before (docs/build-speed.md, "Nineteenth round"). A cluster started for a pipeline that fails
+ * before it is submitted (in Beam's translation) runs until the JVM exits, as pagemark's batch commands do when they
+ * end.
  */
 final class EarlyLocalCluster extends ExecutionEnvironment {
   /** What became of the last cluster started early: for tests. */
@@ -127,6 +130,8 @@ final class EarlyLocalCluster extends ExecutionEnvironment {
   /** Flink's local executor, given the early cluster when it asks for one like it. */
   private static final class Executors implements PipelineExecutorServiceLoader, PipelineExecutorFactory {
     private final Early early;
+    /** Whether a job has been given its cluster: only the first may get the early one (a job closes its cluster). */
+    private final AtomicBoolean handedOver = new AtomicBoolean();
 
     Executors(Early early) {
       this.early = early;
@@ -155,11 +160,11 @@ final class EarlyLocalCluster extends ExecutionEnvironment {
     @Override
     public PipelineExecutor getExecutor(Configuration configuration) {
       return LocalExecutor.createWithFactory(configuration, asked -> {
-        if (sameCluster(early.configuration, asked)) {
+        if (handedOver.compareAndSet(false, true) && sameCluster(early.configuration, asked)) {
           LAST.set(Outcome.USED);
           return early;
         }
-        early.closeAsync();
+        early.closeAsync(); // not the cluster asked for, or closed already with the first job
         LAST.set(Outcome.REPLACED);
         return new MiniCluster(asked);
       });
