@@ -23,6 +23,7 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.Sum;
+import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.TypeDescriptors;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.GlobalConfiguration;
@@ -101,7 +102,7 @@ class LocalFlinkTest {
     Pipeline p = Pipeline.create(o);
     p.apply(Create.of(LongStream.rangeClosed(1, n).boxed().collect(Collectors.toList())))
         .apply(MapElements.into(TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.longs()))
-            .via(i -> org.apache.beam.sdk.values.KV.of(i % 2 == 0 ? "even" : "odd", i)))
+            .via(i -> KV.of(i % 2 == 0 ? "even" : "odd", i)))
         .apply(Sum.longsPerKey())
         .apply(MapElements.into(TypeDescriptors.strings()).via(kv -> kv.getKey() + "=" + kv.getValue()))
         .apply(TextIO.write().to(out.resolve("sums").toString()));
