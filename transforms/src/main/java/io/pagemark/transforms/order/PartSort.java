@@ -38,20 +38,25 @@ final class PartSort {
     sortKey = new int[n];
     sortFrom = new int[n];
     sortTo = new int[n];
+    // the ranges of the sort keys' bytes are learned while the bytes are at hand (one pass over the entries)
+    PrefixCode.Ranges ranges = new PrefixCode.Ranges();
     for (int k = 0; k < blocks.size(); k++) {
       byte[] b = blocks.get(k).bytes();
       EntryBlock block = blocks.get(k);
       for (int p = block.firstEntry(), i = 0; i < block.count(); i++, p = EntryBlock.next(b, p)) {
         int sk = EntryBlock.skipVarInt(b, EntryBlock.keysOf(b, p));
+        int from = EntryBlock.sortableFrom(b, sk);
+        int to = from + EntryBlock.sortableLength(b, sk);
         blockOf[size] = k;
         at[size] = p;
         sortKey[size] = sk;
-        sortFrom[size] = EntryBlock.sortableFrom(b, sk);
-        sortTo[size] = sortFrom[size] + EntryBlock.sortableLength(b, sk);
+        sortFrom[size] = from;
+        sortTo[size] = to;
+        ranges.add(b, sk, from, to);
         size++;
       }
     }
-    sort();
+    sort(ranges);
   }
 
   int size() {
@@ -84,13 +89,9 @@ final class PartSort {
     return codes[i] == codes[j] && compareSortKey(i, j) == 0;
   }
 
-  private void sort() {
+  private void sort(PrefixCode.Ranges ranges) {
     // code and entry index share one long, so that sorting primitives (no objects, no comparator) does most of it
     int shift = indexBits();
-    PrefixCode.Ranges ranges = new PrefixCode.Ranges();
-    for (int i = 0; i < size; i++) {
-      ranges.add(blocks.get(blockOf[i]).bytes(), sortKey[i], sortFrom[i], sortTo[i]);
-    }
     PrefixCode code = ranges.code(63 - shift);
     codes = new long[size];
     long[] keyed = new long[size];
@@ -98,7 +99,7 @@ final class PartSort {
       codes[i] = code.of(blocks.get(blockOf[i]).bytes(), sortKey[i], sortFrom[i], sortTo[i]);
       keyed[i] = codes[i] << shift | i; // the index breaks ties: equal entries stay in block order
     }
-    Arrays.sort(keyed);
+    keyed = sortByBitsAbove(keyed, shift, shift + code.bits());
     sorted = new int[size];
     for (int r = 0; r < size; r++) {
       sorted[r] = (int) (keyed[r] & ((1L << shift) - 1));
@@ -118,6 +119,53 @@ final class PartSort {
     for (int r = 0; r < size; r++) {
       ranks[sorted[r]] = r;
     }
+  }
+
+  /** Below this many entries {@link #sortByBitsAbove} leaves the sort to {@link Arrays#sort(long[])}. */
+  static final int RADIX_MIN = 64;
+
+  /**
+   * {@code keys} (non-negative, below 2<sup>{@code top}</sup>, their bits under {@code low} ascending from one key to
+   * the next, as an index numbering them is) in ascending order: sorted by their bits from {@code low} up, a byte at a
+   * time, least significant first, each pass stable (a radix sort: no comparisons, a pass over the keys per byte that
+   * is not the same in every key), so that keys equal in those bits keep their order. Returns {@code keys} or a new
+   * array. The result is {@link Arrays#sort(long[])}'s: the bits under {@code low} already order equal ones.
+   */
+  static long[] sortByBitsAbove(long[] keys, int low, int top) {
+    int n = keys.length;
+    if (n < RADIX_MIN || top <= low) {
+      Arrays.sort(keys);
+      return keys;
+    }
+    int passes = (top - low + 7) / 8;
+    int[] counts = new int[passes << 8];
+    for (long k : keys) {
+      long x = k >>> low;
+      for (int d = 0; d < passes; d++, x >>>= 8) {
+        counts[d << 8 | (int) (x & 0xFF)]++;
+      }
+    }
+    long[] from = keys;
+    long[] to = new long[n];
+    for (int d = 0; d < passes; d++) {
+      int shift = low + 8 * d;
+      int base = d << 8;
+      if (counts[base | (int) (from[0] >>> shift & 0xFF)] == n) {
+        continue; // every key has this byte: the pass would change nothing
+      }
+      for (int v = 0, sum = 0; v < 256; v++) {
+        int c = counts[base | v];
+        counts[base | v] = sum;
+        sum += c;
+      }
+      for (long k : from) {
+        to[counts[base | (int) (k >>> shift & 0xFF)]++] = k;
+      }
+      long[] t = from;
+      from = to;
+      to = t;
+    }
+    return from;
   }
 
   private int indexBits() {
