@@ -49,8 +49,10 @@ public final class BuildJob {
     p.apply("Synthetic table", new SyntheticSource(spec)).apply("Build index", build.fromBatches());
 
     long started = System.nanoTime();
+    long cpuStarted = processCpuNanos();
     PipelineResult.State state = p.run().waitUntilFinish();
     double seconds = (System.nanoTime() - started) / 1e9;
+    double cpuSeconds = (processCpuNanos() - cpuStarted) / 1e9;
     if (state != PipelineResult.State.DONE) {
       System.err.println("BuildJob: pipeline ended in state " + state);
       System.exit(1);
@@ -67,11 +69,17 @@ public final class BuildJob {
       System.err.println("BuildJob: " + disorder);
       System.exit(1);
     }
-    System.out.printf(java.util.Locale.ROOT, "RESULT seconds=%.3f entries=%d groups=%d peakHeapAfterGcBytes=%d"
-        + " peakHeapPoolsBytes=%d vmHwmKb=%d fileBytes=%d%n", seconds, info.counts().entries(),
-        info.counts().groups(), HeapWatch.peakAfterGc(), peakHeapBytes(), ProcStatus.self("VmHWM"),
-        groupFileBytes(buildDir));
+    System.out.printf(java.util.Locale.ROOT, "RESULT seconds=%.3f cpuSeconds=%.3f entries=%d groups=%d"
+        + " peakHeapAfterGcBytes=%d peakHeapPoolsBytes=%d vmHwmKb=%d fileBytes=%d%n", seconds, cpuSeconds,
+        info.counts().entries(), info.counts().groups(), HeapWatch.peakAfterGc(), peakHeapBytes(),
+        ProcStatus.self("VmHWM"), groupFileBytes(buildDir));
     System.exit(0); // Flink's local cluster may leave non-daemon threads behind
+  }
+
+  /** CPU time this JVM has used, all its threads, user and system. */
+  static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   /**

@@ -67,8 +67,15 @@ final class BuildThroughput implements Bench {
     return names;
   }
 
-  /** One round of a runner's builds: its fixed-cost build, its build, and {@code sort} of the same entries. */
-  record Round(double fixedSeconds, double seconds, double sortSeconds) {
+  /**
+   * One round of a runner's builds: its fixed-cost build, its build, and {@code sort} of the same entries; with the CPU
+   * seconds the build and {@code sort} took (NaN where not measured).
+   */
+  record Round(double fixedSeconds, double seconds, double sortSeconds, double cpuSeconds, double sortCpuSeconds) {
+    Round(double fixedSeconds, double seconds, double sortSeconds) {
+      this(fixedSeconds, seconds, sortSeconds, Double.NaN, Double.NaN);
+    }
+
     /** The build's throughput as a fraction of {@code sort}'s. */
     double ratio() {
       return sortSeconds / seconds;
@@ -92,6 +99,20 @@ final class BuildThroughput implements Bench {
     List<Round> sorted = new ArrayList<>(rounds);
     sorted.sort(Comparator.comparingDouble(ratio));
     return sorted.get(rounds.size() / 2);
+  }
+
+  /**
+   * The CPU a round's build and {@code sort} took, for a figure's note (what each costs on a machine whose other
+   * tenants want the cores too: the wall-clock ratio of a build that keeps both cores busy falls further than
+   * {@code sort}'s when they do), or "" if not measured.
+   */
+  static String cpuNote(Round r) {
+    if (Double.isNaN(r.cpuSeconds()) || Double.isNaN(r.sortCpuSeconds())) {
+      return "";
+    }
+    return String.format("; CPU of that round: build %.1f s (%.2f cores on average), sort %.1f s (%.2f cores),"
+        + " %.2fx sort's", r.cpuSeconds(), r.cpuSeconds() / r.seconds(), r.sortCpuSeconds(),
+        r.sortCpuSeconds() / r.sortSeconds(), r.cpuSeconds() / r.sortCpuSeconds());
   }
 
   /** How the rounds went, for a figure's note: each round's ratio in the order they ran, or "" for one round. */
@@ -128,13 +149,15 @@ final class BuildThroughput implements Bench {
           context.progress().printf("bench: building %,d synthetic entries over %,d groups (one of %,d) on %s%s ...%n",
               spec.entries(), spec.groups(), spec.hotEntries(), b.runner().label(), of);
           Path index = dir.resolve("index" + at);
-          double seconds = Double.parseDouble(BuildJob.runChild(spec, sizes.maxPartEntries(), b.runner(), "4g",
-              index, dir.resolve("build" + at + ".log"), context.progress()).get("seconds"));
+          java.util.Map<String, String> built = BuildJob.runChild(spec, sizes.maxPartEntries(), b.runner(), "4g",
+              index, dir.resolve("build" + at + ".log"), context.progress());
           // Each round's index stays until the suite's next run has measured: creating files right after many were
           // deleted is slow on this machine's file system (see Suite.run).
           context.progress().printf("bench: sorting the same %,d entries as text with GNU sort%s ...%n",
               spec.entries(), of);
-          rounds.add(new Round(fixedSeconds, seconds, SortBaseline.seconds(input, spec.entries(), dir)));
+          SortBaseline.Sorted sorted = SortBaseline.measure(input, spec.entries(), dir);
+          rounds.add(new Round(fixedSeconds, Double.parseDouble(built.get("seconds")), sorted.seconds(),
+              Double.parseDouble(built.get("cpuSeconds")), sorted.cpuSeconds()));
         }
       } finally {
         Files.deleteIfExists(input);
@@ -143,8 +166,8 @@ final class BuildThroughput implements Bench {
       context.report(new Figure(name(b), spec.entries() / r.seconds(), "entries/s",
           "LC_ALL=C GNU sort of the same entries as text, written out", spec.entries() / r.sortSeconds(), "entries/s",
           String.format("%,d entries over %,d groups (one of %,d), parts of %,d; build %.1f s (pipeline run to"
-              + " published build, JVM start excluded), sort %.1f s%s", spec.entries(), spec.groups(),
-              spec.hotEntries(), sizes.maxPartEntries(), r.seconds(), r.sortSeconds(),
+              + " published build, JVM start excluded), sort %.1f s%s%s", spec.entries(), spec.groups(),
+              spec.hotEntries(), sizes.maxPartEntries(), r.seconds(), r.sortSeconds(), cpuNote(r),
               roundsNote(rounds, Round::ratio))));
       Round m = median(rounds, Round::marginalRatio);
       context.report(new Figure(marginalName(b), (spec.entries() - FIXED_ENTRIES) / m.beyond(), "entries/s",

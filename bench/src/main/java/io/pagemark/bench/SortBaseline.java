@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The near-physical baseline of a build: GNU {@code sort} with {@code LC_ALL=C} (byte order, DynamoDB's order for
@@ -14,6 +16,9 @@ import java.util.concurrent.TimeUnit;
  * lines out and syncing them to disk as the index writer does. The input file is written beforehand, untimed.
  */
 final class SortBaseline {
+  /** A line of bash's {@code times}: user and system time as {@code 0m3.570s 0m1.050s}. */
+  private static final Pattern TIMES = Pattern.compile("(\\d+)m([\\d.]+)s (\\d+)m([\\d.]+)s");
+
   private SortBaseline() {}
 
   /** Seconds that sorting and writing out the spec's entries took (its input written first, untimed). */
@@ -43,9 +48,19 @@ final class SortBaseline {
    * checks the output's line count, then deletes it ({@code in} stays).
    */
   static double seconds(Path in, long lines, Path dir) throws IOException, InterruptedException {
+    return measure(in, lines, dir).seconds();
+  }
+
+  /** What sorting took: wall seconds (sorting, writing and syncing the output), and {@code sort}'s CPU seconds. */
+  record Sorted(double seconds, double cpuSeconds) {}
+
+  /** {@link #seconds(Path, long, Path)}, with the CPU time {@code sort} took (user and system, all its threads). */
+  static Sorted measure(Path in, long lines, Path dir) throws IOException, InterruptedException {
     Path out = dir.resolve("sorted.tsv");
     long t0 = System.nanoTime();
-    run(List.of("sort", "-T", dir.toString(), "-o", out.toString(), in.toString()));
+    // bash's times builtin prints the CPU time of the shell's children (sort) once sort has exited
+    String times = run(List.of("bash", "-c", "sort -T \"$1\" -o \"$2\" \"$3\" && times", "sort", dir.toString(),
+        out.toString(), in.toString()));
     run(List.of("sync", out.toString()));
     double seconds = (System.nanoTime() - t0) / 1e9;
     long written;
@@ -56,10 +71,27 @@ final class SortBaseline {
       throw new IllegalStateException("sort wrote " + written + " lines of " + lines);
     }
     Files.delete(out);
-    return seconds;
+    return new Sorted(seconds, childCpuSeconds(times));
   }
 
-  private static void run(List<String> cmd) throws IOException, InterruptedException {
+  /**
+   * The children's user and system seconds in the output of bash's {@code times} (its second line, as {@code 0m3.570s
+   * 0m1.050s}), summed.
+   *
+   * @throws IllegalArgumentException if the output is not that
+   */
+  static double childCpuSeconds(String times) {
+    String[] lines = times.strip().split("\n");
+    Matcher m = TIMES.matcher(lines[lines.length - 1].strip());
+    if (lines.length != 2 || !m.matches()) {
+      throw new IllegalArgumentException("not the output of bash's times: " + times);
+    }
+    return 60 * Long.parseLong(m.group(1)) + Double.parseDouble(m.group(2)) + 60 * Long.parseLong(m.group(3))
+        + Double.parseDouble(m.group(4));
+  }
+
+  /** Runs {@code cmd} with {@code LC_ALL=C}; returns what it printed. */
+  private static String run(List<String> cmd) throws IOException, InterruptedException {
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
     pb.environment().put("LC_ALL", "C");
     Process p = pb.start();
@@ -68,5 +100,6 @@ final class SortBaseline {
       p.destroyForcibly();
       throw new IOException(String.join(" ", cmd) + " failed: " + new String(out, StandardCharsets.UTF_8).trim());
     }
+    return new String(out, StandardCharsets.UTF_8);
   }
 }

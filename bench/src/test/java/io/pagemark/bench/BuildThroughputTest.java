@@ -39,6 +39,13 @@ class BuildThroughputTest {
   }
 
   @Test
+  void theCpuNoteSaysWhatEachTookAndHowManyCoresThatIs() {
+    assertThat(BuildThroughput.cpuNote(new Round(2, 10, 3.5, 19, 4.48)),
+        is("; CPU of that round: build 19.0 s (1.90 cores on average), sort 4.5 s (1.28 cores), 4.24x sort's"));
+    assertThat("not measured", BuildThroughput.cpuNote(MIDDLE), is(""));
+  }
+
+  @Test
   void anEvenNumberOfRoundsHasNoMedianRound() {
     assertThrows(IllegalArgumentException.class,
         () -> BuildThroughput.median(List.of(FASTEST, MIDDLE), Round::ratio));
