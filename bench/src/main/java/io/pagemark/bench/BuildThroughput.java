@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -110,9 +111,10 @@ final class BuildThroughput implements Bench {
     if (Double.isNaN(r.cpuSeconds()) || Double.isNaN(r.sortCpuSeconds())) {
       return "";
     }
-    return String.format("; CPU of that round: build %.1f s (%.2f cores on average), sort %.1f s (%.2f cores),"
-        + " %.2fx sort's", r.cpuSeconds(), r.cpuSeconds() / r.seconds(), r.sortCpuSeconds(),
-        r.sortCpuSeconds() / r.sortSeconds(), r.cpuSeconds() / r.sortCpuSeconds());
+    String note = String.format("; CPU of that round: build %.2f s (%.2f cores on average), sort %.2f s (%.2f cores)",
+        r.cpuSeconds(), r.cpuSeconds() / r.seconds(), r.sortCpuSeconds(), r.sortCpuSeconds() / r.sortSeconds());
+    // bash's times counts in milliseconds: a small sort may take none
+    return r.sortCpuSeconds() > 0 ? note + String.format(", %.2fx sort's", r.cpuSeconds() / r.sortCpuSeconds()) : note;
   }
 
   /** How the rounds went, for a figure's note: each round's ratio in the order they ran, or "" for one round. */
@@ -149,7 +151,7 @@ final class BuildThroughput implements Bench {
           context.progress().printf("bench: building %,d synthetic entries over %,d groups (one of %,d) on %s%s ...%n",
               spec.entries(), spec.groups(), spec.hotEntries(), b.runner().label(), of);
           Path index = dir.resolve("index" + at);
-          java.util.Map<String, String> built = BuildJob.runChild(spec, sizes.maxPartEntries(), b.runner(), "4g",
+          Map<String, String> built = BuildJob.runChild(spec, sizes.maxPartEntries(), b.runner(), "4g",
               index, dir.resolve("build" + at + ".log"), context.progress());
           // Each round's index stays until the suite's next run has measured: creating files right after many were
           // deleted is slow on this machine's file system (see Suite.run).

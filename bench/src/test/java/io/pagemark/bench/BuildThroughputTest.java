@@ -41,7 +41,9 @@ class BuildThroughputTest {
   @Test
   void theCpuNoteSaysWhatEachTookAndHowManyCoresThatIs() {
     assertThat(BuildThroughput.cpuNote(new Round(2, 10, 3.5, 19, 4.48)),
-        is("; CPU of that round: build 19.0 s (1.90 cores on average), sort 4.5 s (1.28 cores), 4.24x sort's"));
+        is("; CPU of that round: build 19.00 s (1.90 cores on average), sort 4.48 s (1.28 cores), 4.24x sort's"));
+    assertThat("a sort too short to count", BuildThroughput.cpuNote(new Round(2, 3, 0.01, 5, 0)),
+        is("; CPU of that round: build 5.00 s (1.67 cores on average), sort 0.00 s (0.00 cores)"));
     assertThat("not measured", BuildThroughput.cpuNote(MIDDLE), is(""));
   }
 

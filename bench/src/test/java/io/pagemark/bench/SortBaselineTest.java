@@ -28,6 +28,8 @@ class SortBaselineTest {
   void theChildrensUserAndSystemTimeAreAdded() {
     assertThat(SortBaseline.childCpuSeconds("0m0.004s 0m0.001s\n0m3.570s 0m1.050s\n"), closeTo(4.62, 1e-9));
     assertThat(SortBaseline.childCpuSeconds("0m0.004s 0m0.001s\n2m1.500s 1m0.250s"), closeTo(181.75, 1e-9));
+    assertThat("a warning of sort's before it", SortBaseline.childCpuSeconds("sort: warning\n0m0.004s 0m0.001s\n"
+        + "0m1.000s 0m0.500s\n"), closeTo(1.5, 1e-9));
     assertThrows(IllegalArgumentException.class, () -> SortBaseline.childCpuSeconds("0m3.570s 0m1.050s"));
     assertThrows(IllegalArgumentException.class, () -> SortBaseline.childCpuSeconds("sort: cannot read\n"));
   }
