@@ -29,6 +29,7 @@ class ChildJvmTest {
     List<String> direct = ChildJvm.buildFlags(repo, List.of("--runner=DirectRunner"));
     assertThat(flink, hasItem("-XX:+UseParallelGC"));
     assertThat(flink, not(hasItem("-XX:TieredStopAtLevel=1")));
+    assertThat("C2 waits for three times its default calls", flink, hasItem("-XX:Tier4InvocationThreshold=15000"));
     assertThat(direct, hasItems("-XX:+UseParallelGC", "-XX:TieredStopAtLevel=1"));
     assertThat(ChildJvm.buildFlags(repo, List.of()), is(direct)); // the DirectRunner is Beam's default
     Path directives = repo.toAbsolutePath().normalize().resolve("pipelines").resolve("build-compiler.json");
