@@ -12,14 +12,16 @@ import org.apache.beam.sdk.values.TupleTag;
 /**
  * The one step that touches every entry before the shuffle: encodes a bundle's entries of each group into blocks of
  * up to {@value #BLOCK_ENTRIES} ({@link #BLOCKS}, keyed by the group's key prefix, see {@link AssignPartFn#prefix}),
- * and counts and samples each group ({@link #SAMPLES}: per group and bundle, or with {@code oneKey} one element per
- * bundle holding every group's, see {@link OrderGroups}). Each
- * key's order-preserving bytes are computed here, once: every later step compares bytes ({@link EntryBlock}).
+ * and counts and samples each group ({@link #SAMPLES}: one element per bundle and bucket of groups, or with
+ * {@code oneKey} one element per bundle holding every group's, see {@link OrderGroups}). Each key's order-preserving
+ * bytes are computed here, once: every later step compares bytes ({@link EntryBlock}).
  *
  * <p>Why blocks: a runner pays per record it moves. Assigning parts needs the plans, which need every entry first, so
  * on Flink's batch runner the entries cross a materialized exchange before they are assigned, then the shuffle, which
  * compares whole records whenever keys are equal (as all of a part's are). Blocks of a thousand entries make both
  * cheap. Why per-bundle samples: a combiner's input is serialized and sorted whole on Flink before it is combined.
+ * Why buckets: each element costs every planning step a record (read, sorted, combined), so a table of many small
+ * groups would otherwise hand the plans an element per group and bundle.
  * Samples are chosen by a hash of each entry's keys, so a group's plan does not depend on how entries fall into
  * bundles. Memory stays bounded: the blocks waiting and the groups held take at most about {@value #MAX_BYTES_HELD}
  * bytes (a group's bookkeeping counted as {@value #GROUP_BYTES}); when they would take more, every waiting block is
@@ -38,6 +40,12 @@ final class BlockEntriesFn extends DoFn<Object, KV<byte[], EntryBlock>> {
   static final TupleTag<KV<String, PlanGroupFn.Samples>> SAMPLES = new TupleTag<>("samples") {};
   /** The key of every group's samples with {@code oneKey}: no group's id (those have a ':'). */
   static final String ALL_GROUPS = "all";
+  /**
+   * Without {@code oneKey}, into how many buckets (by a hash of the group's id) a bundle's samples go, one element a
+   * bucket: enough keys to spread the planning over a cluster's workers and to keep each key's groups few, and few
+   * enough that a table of many small groups does not hand the planning steps an element per group.
+   */
+  static final int SAMPLE_BUCKETS = 1024;
   static final int BLOCK_ENTRIES = 1_000;
   static final int MAX_BYTES_HELD = 16 << 20;
   /** What holding one group costs besides its block (its key, prefix, sample and map entry), about. */
@@ -80,7 +88,8 @@ final class BlockEntriesFn extends DoFn<Object, KV<byte[], EntryBlock>> {
 
   /**
    * Samples one entry in about {@code sampleEvery}; with {@code oneKey}, all of a bundle's samples go in one element
-   * keyed {@link #ALL_GROUPS}, else each group's in one keyed by its id.
+   * keyed {@link #ALL_GROUPS}, else the samples of the groups of each of {@value #SAMPLE_BUCKETS} buckets in one keyed
+   * by the bucket ({@link #bucketKey}).
    */
   BlockEntriesFn(long sampleEvery, boolean oneKey) {
     this(sampleEvery, oneKey, MAX_BYTES_HELD);
@@ -173,24 +182,49 @@ final class BlockEntriesFn extends DoFn<Object, KV<byte[], EntryBlock>> {
   /** Emits every waiting block, and with {@code samples} every sample too (then the groups are forgotten). */
   private void emitAll(Out out, boolean samples) {
     PlanGroupFn.Samples all = samples && oneKey ? new PlanGroupFn.Samples() : null;
+    PlanGroupFn.Samples[] buckets = samples && !oneKey ? new PlanGroupFn.Samples[SAMPLE_BUCKETS] : null;
     for (int i = 0; i < groups.size(); i++) {
       Group g = groups.valueAt(i);
       if (g.block != null) {
         emitBlock(g, out);
       }
-      if (all != null) {
-        all.byGroup.put(OrderGroups.groupId(g.key), g.sample);
-      } else if (samples) {
+      if (samples) {
         String id = OrderGroups.groupId(g.key);
-        out.sample(KV.of(id, PlanGroupFn.Samples.of(id, g.sample)));
+        PlanGroupFn.Samples into = all;
+        if (into == null) {
+          int b = bucketOf(id);
+          into = buckets[b];
+          if (into == null) {
+            into = new PlanGroupFn.Samples();
+            buckets[b] = into;
+          }
+        }
+        into.byGroup.put(id, g.sample);
       }
     }
     if (all != null && !all.byGroup.isEmpty()) {
       out.sample(KV.of(ALL_GROUPS, all));
     }
+    if (buckets != null) {
+      for (int b = 0; b < buckets.length; b++) {
+        if (buckets[b] != null) {
+          out.sample(KV.of(bucketKey(b), buckets[b]));
+        }
+      }
+    }
     if (samples) {
       groups.clear();
     }
+  }
+
+  /** The bucket of the group whose {@link OrderGroups#groupId} is {@code id}: the same on every worker. */
+  static int bucketOf(String id) {
+    return Math.floorMod(id.hashCode(), SAMPLE_BUCKETS);
+  }
+
+  /** The key of a bucket's samples: no group's id (those have a ':'), nor {@link #ALL_GROUPS}. */
+  static String bucketKey(int bucket) {
+    return "bucket-" + bucket;
   }
 
   private void emitBlock(Group g, Out out) {

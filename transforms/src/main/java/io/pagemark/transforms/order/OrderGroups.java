@@ -138,9 +138,10 @@ public abstract class OrderGroups extends PTransform<PCollection<IndexEntry>, PC
    * group, 22 s of a 250,000-entry build of 25,000 groups) and for every element it groups, while it keeps every
    * element in memory anyway: there the bundles' samples go under one key, one element per bundle; and it tries a
    * step with a side input again and again until the side input is ready, so the blocks wait for the plans before
-   * {@code Assign parts} ({@link HoldBlocks}). Runners that shuffle (Flink) get a key per group, which they sort and
-   * spill like any other (one worker would otherwise hold every group's sample at once), and read a step's input
-   * once its side inputs are ready.
+   * {@code Assign parts} ({@link HoldBlocks}). Runners that shuffle (Flink) get a key per bucket of groups (a
+   * hash of the group's id picks one of {@value BlockEntriesFn#SAMPLE_BUCKETS}), which they sort and spill like any
+   * other (one worker would otherwise hold every group's sample at once; a key per group made the plans of a table of
+   * many small groups cost a record per group and bundle), and read a step's input once its side inputs are ready.
    */
   boolean shapedForDirectRunner(org.apache.beam.sdk.options.PipelineOptions options) {
     Boolean given = getShapedForDirectRunner();
@@ -189,7 +190,10 @@ public abstract class OrderGroups extends PTransform<PCollection<IndexEntry>, PC
   /** The ordered parts, in the output of {@link #withEntryCounts}. */
   public static final TupleTag<OrderedPart> PARTS = new TupleTag<>("parts") {};
 
-  /** Entry counts (one per group and bundle) adding up to the entries ordered: output of {@link #withEntryCounts}. */
+  /**
+   * Entry counts (one per element of samples: a bundle's bucket of groups) adding up to the entries ordered: output of
+   * {@link #withEntryCounts}.
+   */
   public static final TupleTag<Long> ENTRY_COUNTS = new TupleTag<>("entryCounts") {};
 
   /**
@@ -205,7 +209,7 @@ public abstract class OrderGroups extends PTransform<PCollection<IndexEntry>, PC
             .withOutputTags(BlockEntriesFn.BLOCKS, TupleTagList.of(BlockEntriesFn.SAMPLES)));
     PCollection<KV<String, PlanGroupFn.Samples>> samples =
         blocked.get(BlockEntriesFn.SAMPLES).setCoder(KvCoder.of(StringUtf8Coder.of(), new PlanGroupFn.SamplesCoder()));
-    PCollection<Long> counts = samples.apply("Entries per group and bundle",
+    PCollection<Long> counts = samples.apply("Entries per sample",
         MapElements.into(TypeDescriptors.longs()).via(kv -> kv.getValue().count())).setCoder(VarLongCoder.of());
     PCollection<KV<String, GroupPlan>> bigGroups =
         samples

@@ -4,6 +4,7 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.lessThan;
 
 import io.pagemark.dynamo.IndexEntry;
 import io.pagemark.key.KeyType;
@@ -43,6 +44,41 @@ class BlockEntriesFnTest {
   @Test
   void aSmallBudgetLosesNothingWithEveryGroupsSamplesUnderOneKey(TestPipeline p) {
     smallBudget(p, true);
+  }
+
+  /**
+   * A table of many small groups hands the planning steps an element per bucket of groups, not one per group: 20,000
+   * groups of one entry each come out in at most {@value BlockEntriesFn#SAMPLE_BUCKETS} elements a bundle, each keyed
+   * by the bucket of every group it holds, and every group counted once.
+   */
+  @Test
+  void manySmallGroupsShareTheirBucketsElements(TestPipeline p) {
+    List<IndexEntry> all = new ArrayList<>();
+    for (int g = 0; g < 20_000; g++) {
+      all.add(new IndexEntry(KeyValue.ofString("g" + g),
+          List.of(KeyValue.ofString("k"), KeyValue.ofString("pk" + g))));
+    }
+    PCollectionTuple out = p.apply(Create.of(all).withCoder(IndexEntryCoder.of()))
+        .apply(ParDo.of(new BlockEntriesFn(7, false))
+            .withOutputTags(BlockEntriesFn.BLOCKS, TupleTagList.of(BlockEntriesFn.SAMPLES)));
+    out.get(BlockEntriesFn.BLOCKS).setCoder(KvCoder.of(ByteArrayCoder.of(), EntryBlockCoder.of()));
+    Map<String, Long> expected = groupsOf(all);
+    PAssert.that(out.get(BlockEntriesFn.SAMPLES).setCoder(
+        KvCoder.of(StringUtf8Coder.of(), new PlanGroupFn.SamplesCoder()))).satisfies(samples -> {
+          Map<String, Long> counted = new HashMap<>();
+          int elements = 0;
+          for (var kv : samples) {
+            elements++;
+            for (var g : kv.getValue().byGroup.entrySet()) {
+              assertThat(kv.getKey(), equalTo(BlockEntriesFn.bucketKey(BlockEntriesFn.bucketOf(g.getKey()))));
+              counted.merge(g.getKey(), g.getValue().count, Long::sum);
+            }
+          }
+          assertThat(counted, equalTo(expected));
+          assertThat("elements of samples for 20,000 groups", elements, lessThan(expected.size() / 4));
+          return null;
+        });
+    p.run().waitUntilFinish();
   }
 
   /** A source's pages: lists of 1 to 60 entries, each entry blocked as if it came alone. */
@@ -98,8 +134,8 @@ class BlockEntriesFnTest {
           Map<String, Long> counted = new HashMap<>();
           for (var kv : samples) {
             for (var g : kv.getValue().byGroup.entrySet()) {
-              assertThat("keyed by its group, or under one key", kv.getKey(),
-                  equalTo(oneKey ? BlockEntriesFn.ALL_GROUPS : g.getKey()));
+              String key = oneKey ? BlockEntriesFn.ALL_GROUPS : BlockEntriesFn.bucketKey(BlockEntriesFn.bucketOf(g.getKey()));
+              assertThat("keyed by its group's bucket, or under one key", kv.getKey(), equalTo(key));
               counted.merge(g.getKey(), g.getValue().count, Long::sum);
             }
           }
