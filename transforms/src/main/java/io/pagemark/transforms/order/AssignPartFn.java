@@ -44,6 +44,9 @@ final class AssignPartFn extends DoFn<KV<byte[], EntryBlock>, KV<byte[], EntryBl
       shared = c.sideInput(sharedParts);
     }
     byte[] prefix = c.element().getKey();
+    if (SampleBlocks.isSamples(prefix)) {
+      return; // the planning steps' (on runners that shuffle, samples travel among the blocks)
+    }
     EntryBlock block = c.element().getValue();
     GroupPlan plan = planOf.isEmpty() ? GroupPlan.SHARED
         : planOf.getOrDefault(groupId(prefix, prefix.length), GroupPlan.SHARED);

@@ -12,9 +12,10 @@ import org.apache.beam.sdk.values.TupleTag;
 /**
  * The one step that touches every entry before the shuffle: encodes a bundle's entries of each group into blocks of
  * up to {@value #BLOCK_ENTRIES} ({@link #BLOCKS}, keyed by the group's key prefix, see {@link AssignPartFn#prefix}),
- * and counts and samples each group ({@link #SAMPLES}: one element per bundle and bucket of groups, or with
- * {@code oneKey} one element per bundle holding every group's, see {@link OrderGroups}). Each key's order-preserving
- * bytes are computed here, once: every later step compares bytes ({@link EntryBlock}).
+ * and counts and samples each group: one element per bundle and bucket of groups among the blocks
+ * ({@link SampleBlocks}), or with {@code oneKey} one element per bundle holding every group's, on {@link #SAMPLES} (see
+ * {@link OrderGroups}). Each key's order-preserving bytes are computed here, once: every later step compares bytes
+ * ({@link EntryBlock}).
  *
  * <p>Why blocks: a runner pays per record it moves. Assigning parts needs the plans, which need every entry first, so
  * on Flink's batch runner the entries cross a materialized exchange before they are assigned, then the shuffle, which
@@ -88,8 +89,9 @@ final class BlockEntriesFn extends DoFn<Object, KV<byte[], EntryBlock>> {
 
   /**
    * Samples one entry in about {@code sampleEvery}; with {@code oneKey}, all of a bundle's samples go in one element
-   * keyed {@link #ALL_GROUPS}, else the samples of the groups of each of {@value #SAMPLE_BUCKETS} buckets in one keyed
-   * by the bucket ({@link #bucketKey}).
+   * keyed {@link #ALL_GROUPS} on {@link #SAMPLES}, else the samples of the groups of each of {@value #SAMPLE_BUCKETS}
+   * buckets in one keyed by the bucket ({@link #bucketKey}), in the blocks' stream ({@link SampleBlocks}: the step then
+   * has one output, {@link #BLOCKS}).
    */
   BlockEntriesFn(long sampleEvery, boolean oneKey) {
     this(sampleEvery, oneKey, MAX_BYTES_HELD);
@@ -114,7 +116,11 @@ final class BlockEntriesFn extends DoFn<Object, KV<byte[], EntryBlock>> {
 
       @Override
       public void sample(KV<String, PlanGroupFn.Samples> sample) {
-        receiver.get(SAMPLES).output(sample);
+        if (oneKey) {
+          receiver.get(SAMPLES).output(sample);
+        } else {
+          receiver.get(BLOCKS).output(SampleBlocks.of(sample));
+        }
       }
     };
   }
@@ -173,7 +179,11 @@ final class BlockEntriesFn extends DoFn<Object, KV<byte[], EntryBlock>> {
 
       @Override
       public void sample(KV<String, PlanGroupFn.Samples> sample) {
-        c.output(SAMPLES, sample, BoundedWindow.TIMESTAMP_MIN_VALUE, GlobalWindow.INSTANCE);
+        if (oneKey) {
+          c.output(SAMPLES, sample, BoundedWindow.TIMESTAMP_MIN_VALUE, GlobalWindow.INSTANCE);
+        } else {
+          c.output(BLOCKS, SampleBlocks.of(sample), BoundedWindow.TIMESTAMP_MIN_VALUE, GlobalWindow.INSTANCE);
+        }
       }
     }, true);
     groups = null;

@@ -204,11 +204,17 @@ public abstract class OrderGroups extends PTransform<PCollection<IndexEntry>, PC
     KeySchema schema = getSchema();
     PlanGroupFn planner = new PlanGroupFn(getMaxPartEntries());
     boolean directRunner = shapedForDirectRunner(entries.getPipeline().getOptions());
-    PCollectionTuple blocked =
-        entries.apply("Block and sample groups", ParDo.of(new BlockEntriesFn(planner.sampleEvery(), directRunner))
-            .withOutputTags(BlockEntriesFn.BLOCKS, TupleTagList.of(BlockEntriesFn.SAMPLES)));
-    PCollection<KV<String, PlanGroupFn.Samples>> samples =
-        blocked.get(BlockEntriesFn.SAMPLES).setCoder(KvCoder.of(StringUtf8Coder.of(), new PlanGroupFn.SamplesCoder()));
+    KvCoder<byte[], EntryBlock> blockCoder = KvCoder.of(ByteArrayCoder.of(), EntryBlockCoder.of());
+    // On the DirectRunner the samples have an output of their own; elsewhere they travel among the blocks, so that
+    // the step has one output, which Assign parts reads itself (SampleBlocks)
+    PCollectionTuple blocked = entries.apply("Block and sample groups",
+        ParDo.of(new BlockEntriesFn(planner.sampleEvery(), directRunner)).withOutputTags(BlockEntriesFn.BLOCKS,
+            directRunner ? TupleTagList.of(BlockEntriesFn.SAMPLES) : TupleTagList.empty()));
+    PCollection<KV<byte[], EntryBlock>> blocks = blocked.get(BlockEntriesFn.BLOCKS).setCoder(blockCoder);
+    PCollection<KV<String, PlanGroupFn.Samples>> samples = (directRunner
+        ? blocked.get(BlockEntriesFn.SAMPLES)
+        : blocks.apply("Pick samples", ParDo.of(new SampleBlocks.PickFn())))
+        .setCoder(KvCoder.of(StringUtf8Coder.of(), new PlanGroupFn.SamplesCoder()));
     PCollection<Long> counts = samples.apply("Entries per sample",
         MapElements.into(TypeDescriptors.longs()).via(kv -> kv.getValue().count())).setCoder(VarLongCoder.of());
     PCollection<KV<String, GroupPlan>> bigGroups =
@@ -223,8 +229,6 @@ public abstract class OrderGroups extends PTransform<PCollection<IndexEntry>, PC
     PCollectionView<Map<String, GroupPlan>> plans = bigGroups.apply("Part plans", View.asMap());
     PCollectionView<Integer> sharedParts =
         counts.apply("Shared parts", Combine.globally(new SharedPartsFn(getMaxPartEntries())).asSingletonView());
-    KvCoder<byte[], EntryBlock> blockCoder = KvCoder.of(ByteArrayCoder.of(), EntryBlockCoder.of());
-    PCollection<KV<byte[], EntryBlock>> blocks = blocked.get(BlockEntriesFn.BLOCKS).setCoder(blockCoder);
     if (directRunner) {
       blocks = blocks.apply("Hold blocks until the plans are made", HoldBlocks.until(bigGroups));
     }

@@ -24,6 +24,7 @@ import org.apache.beam.sdk.testing.PAssert;
 import org.apache.beam.sdk.testing.TestPipeline;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TupleTagList;
@@ -58,13 +59,10 @@ class BlockEntriesFnTest {
       all.add(new IndexEntry(KeyValue.ofString("g" + g),
           List.of(KeyValue.ofString("k"), KeyValue.ofString("pk" + g))));
     }
-    PCollectionTuple out = p.apply(Create.of(all).withCoder(IndexEntryCoder.of()))
-        .apply(ParDo.of(new BlockEntriesFn(7, false))
-            .withOutputTags(BlockEntriesFn.BLOCKS, TupleTagList.of(BlockEntriesFn.SAMPLES)));
-    out.get(BlockEntriesFn.BLOCKS).setCoder(KvCoder.of(ByteArrayCoder.of(), EntryBlockCoder.of()));
+    PCollectionTuple out = block(p.apply(Create.of(all).withCoder(IndexEntryCoder.of())), new BlockEntriesFn(7, false),
+        false);
     Map<String, Long> expected = groupsOf(all);
-    PAssert.that(out.get(BlockEntriesFn.SAMPLES).setCoder(
-        KvCoder.of(StringUtf8Coder.of(), new PlanGroupFn.SamplesCoder()))).satisfies(samples -> {
+    PAssert.that(out.get(BlockEntriesFn.SAMPLES)).satisfies(samples -> {
           Map<String, Long> counted = new HashMap<>();
           int elements = 0;
           for (var kv : samples) {
@@ -79,6 +77,22 @@ class BlockEntriesFnTest {
           return null;
         });
     p.run().waitUntilFinish();
+  }
+
+  /**
+   * Blocks {@code input} as {@link OrderGroups} does: with {@code oneKey} the samples on an output of their own, else
+   * among the blocks ({@link SampleBlocks}), picked out for the planning steps. Returns the blocks' stream (samples
+   * included) and the samples.
+   */
+  private static PCollectionTuple block(PCollection<?> input, BlockEntriesFn fn, boolean oneKey) {
+    PCollectionTuple out = input.apply(ParDo.of(fn).withOutputTags(BlockEntriesFn.BLOCKS,
+        oneKey ? TupleTagList.of(BlockEntriesFn.SAMPLES) : TupleTagList.empty()));
+    PCollection<KV<byte[], EntryBlock>> blocks =
+        out.get(BlockEntriesFn.BLOCKS).setCoder(KvCoder.of(ByteArrayCoder.of(), EntryBlockCoder.of()));
+    PCollection<KV<String, PlanGroupFn.Samples>> samples =
+        (oneKey ? out.get(BlockEntriesFn.SAMPLES) : blocks.apply(ParDo.of(new SampleBlocks.PickFn())))
+            .setCoder(KvCoder.of(StringUtf8Coder.of(), new PlanGroupFn.SamplesCoder()));
+    return PCollectionTuple.of(BlockEntriesFn.BLOCKS, blocks).and(BlockEntriesFn.SAMPLES, samples);
   }
 
   /** A source's pages: lists of 1 to 60 entries, each entry blocked as if it came alone. */
@@ -101,14 +115,17 @@ class BlockEntriesFnTest {
 
   /** Blocks {@code input} ({@link #entries()}, one by one or in lists) on a small budget and checks the outputs. */
   private void smallBudget(TestPipeline p, boolean oneKey, PCollection<?> input) {
-    PCollectionTuple out = input
-        .apply(ParDo.of(new BlockEntriesFn(7, oneKey, 4096))
-            .withOutputTags(BlockEntriesFn.BLOCKS, TupleTagList.of(BlockEntriesFn.SAMPLES)));
-    PAssert.that(out.get(BlockEntriesFn.BLOCKS).setCoder(KvCoder.of(ByteArrayCoder.of(), EntryBlockCoder.of())))
+    PCollectionTuple out = block(input, new BlockEntriesFn(7, oneKey, 4096), oneKey);
+    PAssert.that(out.get(BlockEntriesFn.BLOCKS))
         .satisfies(blocks -> {
           Map<String, IndexEntry> seen = new HashMap<>();
           int count = 0;
+          int samples = 0;
           for (var kv : blocks) {
+            if (SampleBlocks.isSamples(kv.getKey())) {
+              samples++;
+              continue;
+            }
             count++;
             List<IndexEntry> inBlock = kv.getValue().entries();
             KeyValue group = inBlock.get(0).group();
@@ -127,14 +144,16 @@ class BlockEntriesFnTest {
             assertThat("the group key as stored", got.group().text(), equalTo(e.group().text()));
           }
           assertThat("the budget emitted blocks early", count, greaterThan(3 * groupsOf(expected).size()));
+          assertThat("samples among the blocks only without one key", samples > 0, is(!oneKey));
           return null;
         });
-    PAssert.that(out.get(BlockEntriesFn.SAMPLES).setCoder(
-        KvCoder.of(StringUtf8Coder.of(), new PlanGroupFn.SamplesCoder()))).satisfies(samples -> {
+    PAssert.that(out.get(BlockEntriesFn.SAMPLES)).satisfies(samples -> {
           Map<String, Long> counted = new HashMap<>();
           for (var kv : samples) {
             for (var g : kv.getValue().byGroup.entrySet()) {
-              String key = oneKey ? BlockEntriesFn.ALL_GROUPS : BlockEntriesFn.bucketKey(BlockEntriesFn.bucketOf(g.getKey()));
+              String key = oneKey
+                  ? BlockEntriesFn.ALL_GROUPS
+                  : BlockEntriesFn.bucketKey(BlockEntriesFn.bucketOf(g.getKey()));
               assertThat("keyed by its group's bucket, or under one key", kv.getKey(), equalTo(key));
               counted.merge(g.getKey(), g.getValue().count, Long::sum);
             }

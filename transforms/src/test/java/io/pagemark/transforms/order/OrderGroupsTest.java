@@ -96,6 +96,43 @@ class OrderGroupsTest {
         is("Order groups/Block and sample groups"));
   }
 
+  /**
+   * On runners that shuffle the blocking step has one output, the blocks with the samples among them
+   * ({@link SampleBlocks}): on Flink's batch runner a step with two outputs makes a step per output that reads both
+   * whole. On the DirectRunner the samples have an output of their own.
+   */
+  @Test
+  void onRunnersThatShuffleTheBlockingStepHasOneOutput() {
+    assertThat(outputsOf(OrderGroups.of(STRINGS).withDirectRunnerShape(false), "Order groups/Block and sample groups"),
+        is(1));
+    assertThat(outputsOf(OrderGroups.of(STRINGS), "Order groups/Block and sample groups"), is(2));
+  }
+
+  /** How many outputs the step of this name has, in a pipeline on the DirectRunner. */
+  private static int outputsOf(OrderGroups order, String step) {
+    Pipeline p = Pipeline.create();
+    p.apply(Create.of(TestEntries.of(KeyType.S)).withCoder(IndexEntryCoder.of()))
+        .apply("Order groups", order.withMaxPartEntries(MAX_PART));
+    int[] outputs = {-1};
+    p.traverseTopologically(new Pipeline.PipelineVisitor.Defaults() {
+      @Override
+      public CompositeBehavior enterCompositeTransform(TransformHierarchy.Node node) {
+        if (node.getFullName().equals(step)) {
+          outputs[0] = node.getOutputs().size();
+        }
+        return CompositeBehavior.ENTER_TRANSFORM;
+      }
+
+      @Override
+      public void visitPrimitiveTransform(TransformHierarchy.Node node) {
+        if (node.getFullName().equals(step)) {
+          outputs[0] = node.getOutputs().size();
+        }
+      }
+    });
+    return outputs[0];
+  }
+
   /** The step that makes the main input of {@code Assign parts}, in a pipeline on the DirectRunner. */
   private static String assignPartsInput(OrderGroups order) {
     Pipeline p = Pipeline.create();
