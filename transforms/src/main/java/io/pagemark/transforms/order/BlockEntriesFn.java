@@ -21,12 +21,12 @@ import org.apache.beam.sdk.values.TupleTag;
  * on Flink's batch runner the entries cross a materialized exchange before they are assigned, then the shuffle, which
  * compares whole records whenever keys are equal (as all of a part's are). Blocks of a thousand entries make both
  * cheap. Why per-bundle samples: a combiner's input is serialized and sorted whole on Flink before it is combined.
- * Why buckets: each element costs every planning step a record (read, sorted, combined), so a table of many small
- * groups would otherwise hand the plans an element per group and bundle.
  * Samples are chosen by a hash of each entry's keys, so a group's plan does not depend on how entries fall into
- * bundles. Memory stays bounded: the blocks waiting and the groups held take at most about {@value #MAX_BYTES_HELD}
- * bytes (a group's bookkeeping counted as {@value #GROUP_BYTES}); when they would take more, every waiting block is
- * emitted, and when the groups alone take half of it, their samples too. The budget is in bytes rather than entries
+ * bundles. Why buckets: each element costs every planning step a record (read, sorted, combined), so a table of many
+ * small groups would otherwise hand the plans an element per group and bundle. Memory stays bounded: the blocks
+ * waiting and the groups held take at most about {@value #MAX_BYTES_HELD} bytes (a group's bookkeeping counted as
+ * {@value #GROUP_BYTES}); when they would take more, every waiting block is emitted, and when the groups alone take
+ * half of it, their samples too. The budget is in bytes rather than entries
  * because it sets the size of the blocks of a table of many small groups: with {@code G} groups in a bundle, a block
  * holds about {@code budget / (G * entry bytes)} entries, and the runner pays per block, not per entry. Entries must
  * be in the global window (a build is a batch job).
@@ -84,6 +84,7 @@ final class BlockEntriesFn extends DoFn<Object, KV<byte[], EntryBlock>> {
   private interface Out {
     void block(KV<byte[], EntryBlock> block);
 
+    /** With {@code oneKey}; else samples go among the blocks ({@link SampleBlocks}). */
     void sample(KV<String, PlanGroupFn.Samples> sample);
   }
 
@@ -116,11 +117,7 @@ final class BlockEntriesFn extends DoFn<Object, KV<byte[], EntryBlock>> {
 
       @Override
       public void sample(KV<String, PlanGroupFn.Samples> sample) {
-        if (oneKey) {
-          receiver.get(SAMPLES).output(sample);
-        } else {
-          receiver.get(BLOCKS).output(SampleBlocks.of(sample));
-        }
+        receiver.get(SAMPLES).output(sample);
       }
     };
   }
@@ -179,11 +176,7 @@ final class BlockEntriesFn extends DoFn<Object, KV<byte[], EntryBlock>> {
 
       @Override
       public void sample(KV<String, PlanGroupFn.Samples> sample) {
-        if (oneKey) {
-          c.output(SAMPLES, sample, BoundedWindow.TIMESTAMP_MIN_VALUE, GlobalWindow.INSTANCE);
-        } else {
-          c.output(BLOCKS, SampleBlocks.of(sample), BoundedWindow.TIMESTAMP_MIN_VALUE, GlobalWindow.INSTANCE);
-        }
+        c.output(SAMPLES, sample, BoundedWindow.TIMESTAMP_MIN_VALUE, GlobalWindow.INSTANCE);
       }
     }, true);
     groups = null;
@@ -218,7 +211,7 @@ final class BlockEntriesFn extends DoFn<Object, KV<byte[], EntryBlock>> {
     if (buckets != null) {
       for (int b = 0; b < buckets.length; b++) {
         if (buckets[b] != null) {
-          out.sample(KV.of(bucketKey(b), buckets[b]));
+          out.block(SampleBlocks.of(KV.of(bucketKey(b), buckets[b]))); // among the blocks: one output
         }
       }
     }
