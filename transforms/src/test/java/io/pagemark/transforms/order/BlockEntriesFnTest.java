@@ -63,16 +63,11 @@ class BlockEntriesFnTest {
         false);
     Map<String, Long> expected = groupsOf(all);
     PAssert.that(out.get(BlockEntriesFn.SAMPLES)).satisfies(samples -> {
-          Map<String, Long> counted = new HashMap<>();
+          assertThat(countedUnderTheirKeys(samples, false), equalTo(expected));
           int elements = 0;
           for (var kv : samples) {
             elements++;
-            for (var g : kv.getValue().byGroup.entrySet()) {
-              assertThat(kv.getKey(), equalTo(BlockEntriesFn.bucketKey(BlockEntriesFn.bucketOf(g.getKey()))));
-              counted.merge(g.getKey(), g.getValue().count, Long::sum);
-            }
           }
-          assertThat(counted, equalTo(expected));
           assertThat("elements of samples for 20,000 groups", elements, lessThan(expected.size() / 4));
           return null;
         });
@@ -148,20 +143,27 @@ class BlockEntriesFnTest {
           return null;
         });
     PAssert.that(out.get(BlockEntriesFn.SAMPLES)).satisfies(samples -> {
-          Map<String, Long> counted = new HashMap<>();
-          for (var kv : samples) {
-            for (var g : kv.getValue().byGroup.entrySet()) {
-              String key = oneKey
-                  ? BlockEntriesFn.ALL_GROUPS
-                  : BlockEntriesFn.bucketKey(BlockEntriesFn.bucketOf(g.getKey()));
-              assertThat("keyed by its group's bucket, or under one key", kv.getKey(), equalTo(key));
-              counted.merge(g.getKey(), g.getValue().count, Long::sum);
-            }
-          }
-          assertThat(counted, equalTo(groupsOf(entries())));
+          assertThat(countedUnderTheirKeys(samples, oneKey), equalTo(groupsOf(entries())));
           return null;
         });
     p.run().waitUntilFinish();
+  }
+
+  /**
+   * The entries the samples count per group id, having checked that each group's samples are keyed by its bucket
+   * (or, with {@code oneKey}, by {@link BlockEntriesFn#ALL_GROUPS}).
+   */
+  private static Map<String, Long> countedUnderTheirKeys(Iterable<KV<String, PlanGroupFn.Samples>> samples,
+      boolean oneKey) {
+    Map<String, Long> counted = new HashMap<>();
+    for (var kv : samples) {
+      for (var g : kv.getValue().byGroup.entrySet()) {
+        String key = oneKey ? BlockEntriesFn.ALL_GROUPS : BlockEntriesFn.bucketKey(BlockEntriesFn.bucketOf(g.getKey()));
+        assertThat("keyed by its group's bucket, or under one key", kv.getKey(), equalTo(key));
+        counted.merge(g.getKey(), g.getValue().count, Long::sum);
+      }
+    }
+    return counted;
   }
 
   /** Entries per group id. */

@@ -117,9 +117,7 @@ class OrderGroupsTest {
     p.traverseTopologically(new Pipeline.PipelineVisitor.Defaults() {
       @Override
       public CompositeBehavior enterCompositeTransform(TransformHierarchy.Node node) {
-        if (node.getFullName().equals(step)) {
-          outputs[0] = node.getOutputs().size();
-        }
+        visitPrimitiveTransform(node);
         return CompositeBehavior.ENTER_TRANSFORM;
       }
 
