@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.runners.TransformHierarchy;
@@ -110,22 +111,10 @@ class OrderGroupsTest {
 
   /** How many outputs the step of this name has, in a pipeline on the DirectRunner. */
   private static int outputsOf(OrderGroups order, String step) {
-    Pipeline p = Pipeline.create();
-    p.apply(Create.of(TestEntries.of(KeyType.S)).withCoder(IndexEntryCoder.of()))
-        .apply("Order groups", order.withMaxPartEntries(MAX_PART));
     int[] outputs = {-1};
-    p.traverseTopologically(new Pipeline.PipelineVisitor.Defaults() {
-      @Override
-      public CompositeBehavior enterCompositeTransform(TransformHierarchy.Node node) {
-        visitPrimitiveTransform(node);
-        return CompositeBehavior.ENTER_TRANSFORM;
-      }
-
-      @Override
-      public void visitPrimitiveTransform(TransformHierarchy.Node node) {
-        if (node.getFullName().equals(step)) {
-          outputs[0] = node.getOutputs().size();
-        }
+    eachStep(order, node -> {
+      if (node.getFullName().equals(step)) {
+        outputs[0] = node.getOutputs().size();
       }
     });
     return outputs[0];
@@ -133,34 +122,36 @@ class OrderGroupsTest {
 
   /** The step that makes the main input of {@code Assign parts}, in a pipeline on the DirectRunner. */
   private static String assignPartsInput(OrderGroups order) {
-    Pipeline p = Pipeline.create();
-    PCollection<IndexEntry> entries = p.apply(Create.of(TestEntries.of(KeyType.S)).withCoder(IndexEntryCoder.of()));
-    entries.apply("Order groups", order.withMaxPartEntries(MAX_PART));
     String[] producer = {null};
-    p.traverseTopologically(new Pipeline.PipelineVisitor.Defaults() {
-      private final Map<PValue, String> madeBy = new HashMap<>();
+    Map<PValue, String> madeBy = new HashMap<>();
+    eachStep(order, node -> {
+      if (node.getFullName().equals("Order groups/Assign parts")) {
+        producer[0] = madeBy.get(node.getInputs().values().iterator().next());
+      }
+      for (PValue out : node.getOutputs().values()) {
+        madeBy.putIfAbsent(out, node.getFullName());
+      }
+    });
+    return producer[0];
+  }
 
+  /** Visits every step, composite or not, of a pipeline on the DirectRunner that orders the test entries so. */
+  private static void eachStep(OrderGroups order, Consumer<TransformHierarchy.Node> visit) {
+    Pipeline p = Pipeline.create();
+    p.apply(Create.of(TestEntries.of(KeyType.S)).withCoder(IndexEntryCoder.of()))
+        .apply("Order groups", order.withMaxPartEntries(MAX_PART));
+    p.traverseTopologically(new Pipeline.PipelineVisitor.Defaults() {
       @Override
       public CompositeBehavior enterCompositeTransform(TransformHierarchy.Node node) {
-        record(node);
+        visit.accept(node);
         return CompositeBehavior.ENTER_TRANSFORM;
       }
 
       @Override
       public void visitPrimitiveTransform(TransformHierarchy.Node node) {
-        record(node);
-      }
-
-      private void record(TransformHierarchy.Node node) {
-        if (node.getFullName().equals("Order groups/Assign parts")) {
-          producer[0] = madeBy.get(node.getInputs().values().iterator().next());
-        }
-        for (PValue out : node.getOutputs().values()) {
-          madeBy.putIfAbsent(out, node.getFullName());
-        }
+        visit.accept(node);
       }
     });
-    return producer[0];
   }
 
   private void bigGroups(TestPipeline p, OrderGroups order) {
