@@ -23,11 +23,36 @@ import java.util.List;
  */
 public record SyntheticEntries(long entries, int groups, long hotEntries) implements Serializable {
   private static final long serialVersionUID = 1L;
-  private static final long BASE_SECONDS = Instant.parse("2024-01-01T00:00:00Z").getEpochSecond();
+  /** The first second of the span the sort keys are drawn from (a midnight). */
+  static final long BASE_SECONDS = Instant.parse("2024-01-01T00:00:00Z").getEpochSecond();
   private static final byte[] GROUP_PREFIX = "SKU-".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] TABLE_PREFIX = "comment-".getBytes(StandardCharsets.US_ASCII);
-  private static final long SPAN_SECONDS =
-      Instant.parse("2026-11-01T00:00:00Z").getEpochSecond() - BASE_SECONDS;
+  /** How many seconds the span holds (whole days). */
+  static final long SPAN_SECONDS = Instant.parse("2026-11-01T00:00:00Z").getEpochSecond() - BASE_SECONDS;
+  /** Room for an entry's three keys: a group key of up to 14 bytes, a sort key of 20, a table key of up to 27. */
+  static final int ENTRY_SCRATCH = 64;
+  /** 10<sup>k</sup> at {@code k}, for {@code k} from 0 to 18: a long has at most 19 digits. */
+  private static final long[] POWERS_OF_TEN = new long[19];
+  /** {@code "00"} to {@code "99"}, two ASCII digits each. */
+  private static final byte[] DIGIT_PAIRS = new byte[200];
+  /** What {@code "YYYY-MM-DDT"} takes. */
+  private static final int DAY_PREFIX = 11;
+  /** {@code "YYYY-MM-DDT"} of each day of the span, one after another. */
+  private static final byte[] SPAN_DAYS = new byte[(int) (SPAN_SECONDS / 86_400) * DAY_PREFIX];
+
+  static {
+    POWERS_OF_TEN[0] = 1;
+    for (int k = 1; k < POWERS_OF_TEN.length; k++) {
+      POWERS_OF_TEN[k] = POWERS_OF_TEN[k - 1] * 10;
+    }
+    for (int n = 0; n < 100; n++) {
+      DIGIT_PAIRS[2 * n] = (byte) ('0' + n / 10);
+      DIGIT_PAIRS[2 * n + 1] = (byte) ('0' + n % 10);
+    }
+    for (int day = 0; day < SPAN_DAYS.length / DAY_PREFIX; day++) {
+      System.arraycopy(isoSecondsBytes(BASE_SECONDS + day * 86_400L), 0, SPAN_DAYS, day * DAY_PREFIX, DAY_PREFIX);
+    }
+  }
 
   public SyntheticEntries {
     if (entries < 1 || groups < 1 || hotEntries < 0 || hotEntries > entries) {
@@ -60,11 +85,8 @@ public record SyntheticEntries(long entries, int groups, long hotEntries) implem
   }
 
   public static String groupKey(int g) {
-    return text(groupKeyBytes(g));
-  }
-
-  private static byte[] groupKeyBytes(int g) {
-    return padded(GROUP_PREFIX, g, 5);
+    byte[] b = new byte[ENTRY_SCRATCH];
+    return text(b, putPadded(b, 0, GROUP_PREFIX, g, 5));
   }
 
   /**
@@ -73,16 +95,43 @@ public record SyntheticEntries(long entries, int groups, long hotEntries) implem
    * (a table read does not format datetimes).
    */
   public static String sortKey(long i) {
-    return text(sortKeyBytes(i));
+    byte[] b = new byte[ENTRY_SCRATCH];
+    return text(b, putSortKey(b, 0, i));
   }
 
-  private static byte[] sortKeyBytes(long i) {
-    return isoSecondsBytes(BASE_SECONDS + Math.floorMod(mix(i), SPAN_SECONDS));
+  /** The datetime of entry {@code i}'s sort key: {@link #sortKey} is {@code isoSeconds(sortKeySeconds(i))}. */
+  static long sortKeySeconds(long i) {
+    return BASE_SECONDS + Math.floorMod(mix(i), SPAN_SECONDS);
+  }
+
+  /** Writes entry {@code i}'s sort key at {@code at}; returns where it ends. */
+  private static int putSortKey(byte[] b, int at, long i) {
+    return putSpanSeconds(b, at, Math.floorMod(mix(i), SPAN_SECONDS));
+  }
+
+  /**
+   * Writes {@code isoSeconds(BASE_SECONDS + offset)} at {@code at} ({@code 0 <= offset < SPAN_SECONDS}); returns where
+   * it ends. The date comes from a table of the span's days, the time of day two digits at a time: no division by
+   * ten per digit, no civil-date arithmetic per entry.
+   */
+  static int putSpanSeconds(byte[] b, int at, long offset) {
+    int day = (int) (offset / 86_400);
+    int second = (int) (offset - day * 86_400L);
+    System.arraycopy(SPAN_DAYS, day * DAY_PREFIX, b, at, DAY_PREFIX);
+    int p = at + DAY_PREFIX;
+    putPair(b, p, second / 3600);
+    b[p + 2] = ':';
+    putPair(b, p + 3, second / 60 % 60);
+    b[p + 5] = ':';
+    putPair(b, p + 6, second % 60);
+    b[p + 8] = 'Z';
+    return p + 9;
   }
 
   /** {@code Instant.ofEpochSecond(seconds).toString()} for the years 0 to 9999. */
   static String isoSeconds(long seconds) {
-    return text(isoSecondsBytes(seconds));
+    byte[] b = isoSecondsBytes(seconds);
+    return text(b, b.length);
   }
 
   /**
@@ -102,21 +151,18 @@ public record SyntheticEntries(long entries, int groups, long hotEntries) implem
     int month = marchMonth < 10 ? marchMonth + 3 : marchMonth - 9;
     long year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
     byte[] b = {'0', '0', '0', '0', '-', '0', '0', '-', '0', '0', 'T', '0', '0', ':', '0', '0', ':', '0', '0', 'Z'};
-    digits(b, 0, year, 4);
-    digits(b, 5, month, 2);
-    digits(b, 8, dayOfMonth, 2);
-    digits(b, 11, second / 3600, 2);
-    digits(b, 14, second / 60 % 60, 2);
-    digits(b, 17, second % 60, 2);
+    putDigits(b, 0, year, 4);
+    putDigits(b, 5, month, 2);
+    putDigits(b, 8, dayOfMonth, 2);
+    putDigits(b, 11, second / 3600, 2);
+    putDigits(b, 14, second / 60 % 60, 2);
+    putDigits(b, 17, second % 60, 2);
     return b;
   }
 
   public static String tableKey(long i) {
-    return text(tableKeyBytes(i));
-  }
-
-  private static byte[] tableKeyBytes(long i) {
-    return padded(TABLE_PREFIX, i, 10);
+    byte[] b = new byte[ENTRY_SCRATCH];
+    return text(b, putPadded(b, 0, TABLE_PREFIX, i, 10));
   }
 
   /**
@@ -125,9 +171,19 @@ public record SyntheticEntries(long entries, int groups, long hotEntries) implem
    * as a file hands {@code sort} its lines.
    */
   public IndexEntry entry(long i) {
-    return new IndexEntry(
-        stringValue(groupKeyBytes(groupOf(i))),
-        List.of(stringValue(sortKeyBytes(i)), stringValue(tableKeyBytes(i))));
+    return entry(i, new byte[ENTRY_SCRATCH]);
+  }
+
+  /**
+   * {@link #entry(long)}, its keys' bytes written in {@code scratch} (at least {@value #ENTRY_SCRATCH} bytes, reused
+   * by the caller from one entry to the next) and copied once, into each key value.
+   */
+  IndexEntry entry(long i, byte[] scratch) {
+    int group = putPadded(scratch, 0, GROUP_PREFIX, groupOf(i), 5);
+    int sort = putSortKey(scratch, group, i);
+    int table = putPadded(scratch, sort, TABLE_PREFIX, i, 10);
+    return new IndexEntry(KeyValue.of(KeyType.S, scratch, 0, group),
+        List.of(KeyValue.of(KeyType.S, scratch, group, sort), KeyValue.of(KeyType.S, scratch, sort, table)));
   }
 
   /** Entry {@code i} as one line of text, fields in the order the index orders them: group, sort key, table key. */
@@ -140,32 +196,43 @@ public record SyntheticEntries(long entries, int groups, long hotEntries) implem
     return sortKey(i).length() + tableKey(i).length();
   }
 
-  private static KeyValue stringValue(byte[] ascii) {
-    return KeyValue.of(KeyType.S, ascii, 0, ascii.length);
+  private static String text(byte[] ascii, int length) {
+    return new String(ascii, 0, length, StandardCharsets.ISO_8859_1);
   }
 
-  private static String text(byte[] ascii) {
-    return new String(ascii, StandardCharsets.ISO_8859_1);
-  }
-
-  /** {@code prefix} (ASCII) then {@code n} (not negative) in decimal, zero-padded to at least {@code width} digits. */
-  private static byte[] padded(byte[] prefix, long n, int width) {
-    int length = 1;
-    for (long rest = n / 10; rest > 0; rest /= 10) {
+  /**
+   * Writes {@code prefix} (ASCII) then {@code n} (not negative) in decimal, zero-padded to at least {@code width}
+   * digits, at {@code at}; returns where it ends.
+   */
+  private static int putPadded(byte[] b, int at, byte[] prefix, long n, int width) {
+    int length = width;
+    while (length < POWERS_OF_TEN.length && n >= POWERS_OF_TEN[length]) {
       length++;
     }
-    length = Math.max(length, width);
-    byte[] b = java.util.Arrays.copyOf(prefix, prefix.length + length);
-    digits(b, prefix.length, n, length);
-    return b;
+    System.arraycopy(prefix, 0, b, at, prefix.length);
+    putDigits(b, at + prefix.length, n, length);
+    return at + prefix.length + length;
   }
 
-  /** Writes {@code value} as {@code width} decimal digits at {@code at} (leading digits beyond it are dropped). */
-  private static void digits(byte[] b, int at, long value, int width) {
-    for (int p = at + width - 1; p >= at; p--) {
-      b[p] = (byte) ('0' + value % 10);
-      value /= 10;
+  /**
+   * Writes {@code value} as {@code width} decimal digits at {@code at} (leading digits beyond it are dropped), two at
+   * a time.
+   */
+  private static void putDigits(byte[] b, int at, long value, int width) {
+    int p = at + width;
+    for (; p - 2 >= at; p -= 2) {
+      putPair(b, p - 2, (int) (value % 100));
+      value /= 100;
     }
+    if (p > at) {
+      b[at] = (byte) ('0' + value % 10);
+    }
+  }
+
+  /** Writes {@code n} (0 to 99) as two digits at {@code at}. */
+  private static void putPair(byte[] b, int at, int n) {
+    b[at] = DIGIT_PAIRS[2 * n];
+    b[at + 1] = DIGIT_PAIRS[2 * n + 1];
   }
 
   /** SplitMix64's finalizer: a well-spread hash of the entry number. */

@@ -55,8 +55,9 @@ final class SyntheticSource extends PTransform<PBegin, PCollection<List<IndexEnt
     @ProcessElement
     public void process(@Element Integer segment, OutputReceiver<List<IndexEntry>> out) {
       List<IndexEntry> page = new ArrayList<>(PAGE_ENTRIES);
+      byte[] scratch = new byte[SyntheticEntries.ENTRY_SCRATCH];
       for (long i = segment; i < spec.entries(); i += SEGMENTS) {
-        page.add(spec.entry(i));
+        page.add(spec.entry(i, scratch));
         if (page.size() == PAGE_ENTRIES) {
           out.output(page);
           page = new ArrayList<>(PAGE_ENTRIES);

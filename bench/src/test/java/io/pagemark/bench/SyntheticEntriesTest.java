@@ -92,6 +92,41 @@ class SyntheticEntriesTest {
     assertThat(SyntheticEntries.tableKey(0), is("comment-0000000000"));
   }
 
+  /** Sort keys come from a table of the span's days: every day of it must be what the general formatter writes. */
+  @Test
+  void everyDayOfTheSpanIsWhatTheFormatterWrites() {
+    byte[] b = new byte[SyntheticEntries.ENTRY_SCRATCH];
+    long days = SyntheticEntries.SPAN_SECONDS / 86_400;
+    for (long day = 0; day < days; day++) {
+      for (long offset : new long[] {day * 86_400, day * 86_400 + Math.floorMod(day * 7_919, 86_400),
+          day * 86_400 + 86_399}) {
+        int end = SyntheticEntries.putSpanSeconds(b, 3, offset);
+        assertThat(new String(b, 3, end - 3, StandardCharsets.US_ASCII),
+            is(SyntheticEntries.isoSeconds(SyntheticEntries.BASE_SECONDS + offset)));
+      }
+    }
+    for (long i = 0; i < 100_000; i++) {
+      assertThat(SyntheticEntries.sortKey(i), is(SyntheticEntries.isoSeconds(SyntheticEntries.sortKeySeconds(i))));
+    }
+  }
+
+  /** The source reuses one scratch buffer for a segment's entries: nothing of one entry may show in the next. */
+  @Test
+  void aReusedScratchBufferGivesTheSameEntries() {
+    SyntheticEntries wide = new SyntheticEntries(Long.MAX_VALUE, Integer.MAX_VALUE, 0);
+    byte[] scratch = new byte[SyntheticEntries.ENTRY_SCRATCH];
+    // keys of every width: table keys of 10 to 19 digits, group keys of 5 to 10, then narrow ones again
+    long[] numbers = {0, 9_999_999_999L, 10_000_000_000L, 7, Long.MAX_VALUE, 12_345, 99_999_999_999_999L, 3};
+    for (long i : numbers) {
+      IndexEntry reused = wide.entry(i, scratch);
+      assertThat(reused, is(wide.entry(i)));
+      assertThat(reused.group().text(), is(SyntheticEntries.groupKey(wide.groupOf(i))));
+      assertThat(reused.keys().get(1).text(), is(String.format("comment-%010d", i)));
+    }
+    long last = Long.MAX_VALUE - 1;
+    assertThat(wide.entry(last).group().text(), is(String.format("SKU-%05d", 1 + last % (Integer.MAX_VALUE - 1))));
+  }
+
   @Test
   void rejectsImpossibleSpecs() {
     assertThrows(IllegalArgumentException.class, () -> new SyntheticEntries(10, 1, 5));
