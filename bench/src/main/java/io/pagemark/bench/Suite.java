@@ -5,6 +5,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -94,7 +96,46 @@ public final class Suite {
           + String.join(", ", benches().stream().map(Bench::id).toList()));
       return 2;
     }
+    Duration wait = settleWait(deletedMarker(work), Instant.now());
+    if (!wait.isZero()) {
+      err.printf("bench: waiting %d s before measuring: the last run deleted many files %d s ago, and creating files"
+          + " soon after that is many times slower here (docs/bench.md)%n", wait.toSeconds(),
+          SETTLE.minus(wait).toSeconds());
+      try {
+        Thread.sleep(wait.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return 1;
+      }
+    }
     return run(selected, sizes, results, work, String.join(" ", argv), out, err);
+  }
+
+  /**
+   * How long a run waits to measure after the last run deleted many files (its predecessor's work). ext4 without a
+   * journal does not reuse an inode within 60 s of its deletion, or 300 s while its inode table block is not yet
+   * written (hence the sync after deleting), and creating files passes over every such inode: a 10 M-entry build that
+   * started within seconds of a run's deletions spent several times its usual system time creating its 10,000 files
+   * (docs/build-speed.md, "Sixteenth round" and "Twenty-second round").
+   */
+  static final Duration SETTLE = Duration.ofSeconds(65);
+  /** Deleting fewer files than this leaves no marker: the inodes they free are too few to slow anything down. */
+  static final long MANY_FILES = 1_000;
+
+  /** Where a run notes that it has deleted many files, and when (the file's time). */
+  static Path deletedMarker(Path work) {
+    Path absolute = work.toAbsolutePath().normalize();
+    return absolute.resolveSibling(absolute.getFileName() + ".deleted");
+  }
+
+  /** What is left of {@link #SETTLE} at {@code now} after the deletion {@code marker} notes (zero without one). */
+  static Duration settleWait(Path marker, Instant now) {
+    try {
+      Duration age = Duration.between(Files.getLastModifiedTime(marker).toInstant(), now);
+      return age.isNegative() || age.compareTo(SETTLE) >= 0 ? Duration.ZERO : SETTLE.minus(age);
+    } catch (IOException e) {
+      return Duration.ZERO; // no marker: nothing was deleted, or long enough ago for the marker to be gone
+    }
   }
 
   static int run(List<Bench> benches, Sizes sizes, Path results, Path work, String args, PrintStream out,
@@ -146,7 +187,10 @@ public final class Suite {
       notes = List.copyOf(context.notes());
     }
     try {
-      deleteTree(previous);
+      if (deleteTree(previous) >= MANY_FILES) {
+        syncFileSystem(work, err);
+        Files.writeString(deletedMarker(work), Instant.now() + "\n", StandardCharsets.UTF_8);
+      }
     } catch (IOException e) {
       err.println("bench: cannot delete the last run's work directory " + previous + ": " + e.getMessage());
     }
@@ -186,14 +230,36 @@ public final class Suite {
     return absolute.resolveSibling(absolute.getFileName() + ".previous");
   }
 
-  private static void deleteTree(Path dir) throws IOException {
+  /** Deletes a tree; returns how many files and directories it deleted. */
+  private static long deleteTree(Path dir) throws IOException {
     if (!Files.exists(dir)) {
-      return;
+      return 0;
     }
+    long deleted = 0;
     try (var s = Files.walk(dir)) {
       for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
         Files.delete(p);
+        deleted++;
       }
+    }
+    return deleted;
+  }
+
+  /**
+   * Writes the file system's dirty blocks, the deleted inodes' included ({@code sync --file-system}), so that the next
+   * run waits {@link #SETTLE} rather than five minutes. Where that fails the next run still waits; it may be slower.
+   */
+  private static void syncFileSystem(Path work, PrintStream err) {
+    try {
+      Process sync = new ProcessBuilder("sync", "--file-system", work.toAbsolutePath().toString())
+          .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      if (sync.waitFor() != 0) {
+        err.println("bench: sync --file-system " + work + " exited with " + sync.exitValue());
+      }
+    } catch (IOException e) {
+      err.println("bench: cannot sync the file system of " + work + ": " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 }

@@ -107,6 +107,27 @@ class SuiteTest {
     assertThat("the benchmark started in an empty work directory", seen[1], is(true));
     assertThat(Files.exists(Suite.previousWork(work)), is(false));
     assertThat(Files.isDirectory(work), is(true));
+    assertThat("a few files deleted leave no marker", Files.exists(Suite.deletedMarker(work)), is(false));
+  }
+
+  /** After a run deletes many files, the next one waits for the file system to reuse their inodes freely. */
+  @Test
+  void aRunThatDeletedManyFilesMakesTheNextOneWait() throws Exception {
+    Path work = dir.resolve("work");
+    Files.createDirectories(work);
+    for (int i = 0; i < Suite.MANY_FILES; i++) {
+      Files.writeString(work.resolve("group-" + i), "x");
+    }
+    Path marker = Suite.deletedMarker(work);
+    assertThat(Suite.settleWait(marker, java.time.Instant.now()), is(java.time.Duration.ZERO));
+    java.time.Instant before = java.time.Instant.now();
+    assertThat(run(bench(List.of("a", "b"), false)), is(0)); // moves the files aside: deleted after the figures
+    assertThat(Files.exists(Suite.previousWork(work)), is(false));
+    java.time.Instant deleted = Files.getLastModifiedTime(marker).toInstant();
+    assertThat(deleted.isBefore(before.minusSeconds(1)), is(false));
+    assertThat(Suite.settleWait(marker, deleted), is(Suite.SETTLE));
+    assertThat(Suite.settleWait(marker, deleted.plusSeconds(60)), is(java.time.Duration.ofSeconds(5)));
+    assertThat(Suite.settleWait(marker, deleted.plus(Suite.SETTLE)), is(java.time.Duration.ZERO));
   }
 
   @Test
