@@ -97,28 +97,31 @@ public final class Suite {
       return 2;
     }
     Duration wait = settleWait(deletedMarker(work), Instant.now());
-    if (!wait.isZero()) {
+    if (!wait.isZero() && sizes == Sizes.FULL) {
       err.printf("bench: waiting %d s before measuring: the last run deleted many files %d s ago, and creating files"
-          + " soon after that is many times slower here (docs/bench.md)%n", wait.toSeconds(),
-          SETTLE.minus(wait).toSeconds());
+          + " within %d s of that is several times slower here (docs/bench.md)%n", wait.toSeconds(),
+          SETTLE.minus(wait).toSeconds(), SETTLE.toSeconds());
       try {
         Thread.sleep(wait.toMillis());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return 1;
       }
+    } else if (!wait.isZero()) {
+      err.printf("bench: the last run deleted many files %d s ago: builds that create many files may be slower for"
+          + " another %d s (a full run waits; docs/bench.md)%n", SETTLE.minus(wait).toSeconds(), wait.toSeconds());
     }
     return run(selected, sizes, results, work, String.join(" ", argv), out, err);
   }
 
   /**
-   * How long a run waits to measure after the last run deleted many files (its predecessor's work). ext4 without a
-   * journal does not reuse an inode within 60 s of its deletion, or 300 s while its inode table block is not yet
-   * written (hence the sync after deleting), and creating files passes over every such inode: a 10 M-entry build that
-   * started within seconds of a run's deletions spent several times its usual system time creating its 10,000 files
+   * How long a full run waits to measure after the last run deleted many files (its predecessor's work). ext4 without
+   * a journal does not reuse an inode within 60 s of its deletion, or 360 s while the inode's table block is dirty
+   * (as creating files nearby makes it), and creating a file passes over every such inode: 10,000 files took 3 to 10
+   * times their usual system time when created 5 to 300 s after 70,000 were deleted, and their usual time at 420 s
    * (docs/build-speed.md, "Sixteenth round" and "Twenty-second round").
    */
-  static final Duration SETTLE = Duration.ofSeconds(65);
+  static final Duration SETTLE = Duration.ofSeconds(370);
   /** Deleting fewer files than this leaves no marker: the inodes they free are too few to slow anything down. */
   static final long MANY_FILES = 1_000;
 
@@ -188,7 +191,6 @@ public final class Suite {
     }
     try {
       if (deleteTree(previous) >= MANY_FILES) {
-        syncFileSystem(work, err);
         Files.writeString(deletedMarker(work), Instant.now() + "\n", StandardCharsets.UTF_8);
       }
     } catch (IOException e) {
@@ -243,23 +245,5 @@ public final class Suite {
       }
     }
     return deleted;
-  }
-
-  /**
-   * Writes the file system's dirty blocks, the deleted inodes' included ({@code sync --file-system}), so that the next
-   * run waits {@link #SETTLE} rather than five minutes. Where that fails the next run still waits; it may be slower.
-   */
-  private static void syncFileSystem(Path work, PrintStream err) {
-    try {
-      Process sync = new ProcessBuilder("sync", "--file-system", work.toAbsolutePath().toString())
-          .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-      if (sync.waitFor() != 0) {
-        err.println("bench: sync --file-system " + work + " exited with " + sync.exitValue());
-      }
-    } catch (IOException e) {
-      err.println("bench: cannot sync the file system of " + work + ": " + e.getMessage());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }
