@@ -137,7 +137,7 @@ public final class Suite {
       Duration age = Duration.between(Files.getLastModifiedTime(marker).toInstant(), now);
       return age.isNegative() || age.compareTo(SETTLE) >= 0 ? Duration.ZERO : SETTLE.minus(age);
     } catch (IOException e) {
-      return Duration.ZERO; // no marker: nothing was deleted, or long enough ago for the marker to be gone
+      return Duration.ZERO; // no marker: no run deleted many files from this work directory
     }
   }
 
