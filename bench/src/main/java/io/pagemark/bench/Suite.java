@@ -127,8 +127,7 @@ public final class Suite {
 
   /** Where a run notes that it has deleted many files, and when (the file's time). */
   static Path deletedMarker(Path work) {
-    Path absolute = work.toAbsolutePath().normalize();
-    return absolute.resolveSibling(absolute.getFileName() + ".deleted");
+    return sibling(work, ".deleted");
   }
 
   /** What is left of {@link #SETTLE} at {@code now} after the deletion {@code marker} notes (zero without one). */
@@ -228,8 +227,13 @@ public final class Suite {
 
   /** Where a run keeps the last run's work directory until its own benchmarks are done. */
   static Path previousWork(Path work) {
+    return sibling(work, ".previous");
+  }
+
+  /** The path beside the work directory whose name is the work directory's followed by {@code suffix}. */
+  private static Path sibling(Path work, String suffix) {
     Path absolute = work.toAbsolutePath().normalize();
-    return absolute.resolveSibling(absolute.getFileName() + ".previous");
+    return absolute.resolveSibling(absolute.getFileName() + suffix);
   }
 
   /** Deletes a tree; returns how many files and directories it deleted. */

@@ -11,6 +11,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -119,15 +121,15 @@ class SuiteTest {
       Files.writeString(work.resolve("group-" + i), "x");
     }
     Path marker = Suite.deletedMarker(work);
-    assertThat(Suite.settleWait(marker, java.time.Instant.now()), is(java.time.Duration.ZERO));
-    java.time.Instant before = java.time.Instant.now();
+    assertThat(Suite.settleWait(marker, Instant.now()), is(Duration.ZERO));
+    Instant before = Instant.now();
     assertThat(run(bench(List.of("a", "b"), false)), is(0)); // moves the files aside: deleted after the figures
     assertThat(Files.exists(Suite.previousWork(work)), is(false));
-    java.time.Instant deleted = Files.getLastModifiedTime(marker).toInstant();
+    Instant deleted = Files.getLastModifiedTime(marker).toInstant();
     assertThat(deleted.isBefore(before.minusSeconds(1)), is(false));
     assertThat(Suite.settleWait(marker, deleted), is(Suite.SETTLE));
     assertThat(Suite.settleWait(marker, deleted.plusSeconds(60)), is(Suite.SETTLE.minusSeconds(60)));
-    assertThat(Suite.settleWait(marker, deleted.plus(Suite.SETTLE)), is(java.time.Duration.ZERO));
+    assertThat(Suite.settleWait(marker, deleted.plus(Suite.SETTLE)), is(Duration.ZERO));
   }
 
   @Test
