@@ -3,15 +3,12 @@ package io.pagemark.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pagemark.testing.flink.FlinkCluster;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -142,16 +139,10 @@ final class BuildScaling implements Bench {
     context.progress().printf("bench: built in %.1f s; sorting the same %,d entries with GNU sort ...%n", build,
         s.entries());
     double sort = SortBaseline.seconds(s, dir);
-    deleteTree(dir.resolve("index")); // a 30 M build's files are gigabytes; the next build needs the room
+    // Each build's index stays until the suite's next run has measured (about 1 GB for the full run's six builds):
+    // the next build here creates as many files, and creating files right after many were deleted is slow on this
+    // machine's file system (see Suite.run).
     return new Measured(build, sort, load, ResultsTable.loadAverage());
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    try (var s = Files.walk(dir)) {
-      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
   }
 
   private record Measured(double buildSeconds, double sortSeconds, String loadBefore, String loadAfter) {
