@@ -47,9 +47,18 @@ final class StreamCheckpointLag implements Bench {
     context.progress().println("stream-checkpoints: checkpoints every " + CHECKPOINT_SECONDS + " s");
     List<StreamLagBenchmark.Result> with =
         StreamLagBenchmark.run(context.dir("checkpoints-on"), RATES, seconds, 5, 1000, on, false, context.progress());
+    List<String> failures = new ArrayList<>();
     for (int i = 0; i < RATES.size(); i++) {
       StreamLagBenchmark.Result b = base.get(i);
       StreamLagBenchmark.Result w = with.get(i);
+      String failure = failure(b, RATES.get(i), "without checkpoints");
+      if (failure == null) {
+        failure = failure(w, RATES.get(i), "with checkpoints every " + CHECKPOINT_SECONDS + " s");
+      }
+      if (failure != null) {
+        failures.add(failure); // this rate's figures stay missing; the other rate's are still reported
+        continue;
+      }
       String note = String.format(Locale.ROOT, "%d s windows on Flink [local], parallelism 2, --flushMillis=1000;"
           + " reached %.0f writes/s with checkpoints every %d s, %.0f/s without; lag buckets are 10%% wide", seconds,
           w.rate(), CHECKPOINT_SECONDS, b.rate());
@@ -58,5 +67,20 @@ final class StreamCheckpointLag implements Bench {
       context.report(new Figure(name(RATES.get(i), "p95"), w.durableP95(), "ms", "checkpoints off",
           b.durableP95(), "ms", note));
     }
+    if (!failures.isEmpty()) {
+      throw new IllegalStateException(String.join("; ", failures));
+    }
+  }
+
+  /**
+   * Why {@code r} has no lag to report (its window made no change durable, so its quantiles are -1, which must not
+   * pass for a measured figure), or null when it has one.
+   */
+  static String failure(StreamLagBenchmark.Result r, int rate, String variant) {
+    if (r.durableP50() >= 0 && r.durableP95() >= 0) {
+      return null;
+    }
+    return String.format(Locale.ROOT, "the stream %s made none of the window's %,d writes at %d/s asked durable"
+        + " (no lag to report): %s", variant, r.writes(), rate, r);
   }
 }
