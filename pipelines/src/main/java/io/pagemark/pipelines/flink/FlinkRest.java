@@ -94,18 +94,48 @@ public final class FlinkRest {
           ids.add(id);
         }
       }
-      if (ids.isEmpty()) {
-        continue;
-      }
-      String query = URLEncoder.encode(String.join(",", ids), StandardCharsets.UTF_8);
-      for (JsonNode m : get(metrics + "?agg=sum&get=" + query)) {
-        Matcher name = metric.matcher(m.path("id").asText());
-        if (name.find()) {
-          counters.merge(name.group(1), m.path("sum").asLong(), Long::sum);
+      for (String query : metricQueries(ids, MAX_QUERY_CHARS)) {
+        for (JsonNode m : get(metrics + "?agg=sum&get=" + query)) {
+          Matcher name = metric.matcher(m.path("id").asText());
+          if (name.find()) {
+            counters.merge(name.group(1), m.path("sum").asLong(), Long::sum);
+          }
         }
       }
     }
     return counters;
+  }
+
+  /**
+   * The longest {@code get=} value of one metrics request. Flink's REST server refuses a request line longer than
+   * 4,096 bytes, and a step's metric names are long (its operator's name, up to 80 characters, then the metric's):
+   * a stream whose lag spread over many buckets had more counters than one request could name.
+   */
+  static final int MAX_QUERY_CHARS = 3_000;
+
+  /**
+   * {@code ids} as URL-encoded, comma-separated {@code get=} values of at most {@code maxChars} characters each (one
+   * longer id alone in its own), in order; none when {@code ids} is empty.
+   */
+  static List<String> metricQueries(List<String> ids, int maxChars) {
+    List<String> queries = new ArrayList<>();
+    StringBuilder q = new StringBuilder();
+    for (String id : ids) {
+      String encoded = URLEncoder.encode(id, StandardCharsets.UTF_8);
+      String comma = "%2C"; // the comma between ids, encoded as the whole value was before
+      if (q.length() > 0 && q.length() + comma.length() + encoded.length() > maxChars) {
+        queries.add(q.toString());
+        q.setLength(0);
+      }
+      if (q.length() > 0) {
+        q.append(comma);
+      }
+      q.append(encoded);
+    }
+    if (q.length() > 0) {
+      queries.add(q.toString());
+    }
+    return queries;
   }
 
   /** The first line of a job's root exception (why it failed), if it has one. */
