@@ -107,9 +107,10 @@ public final class FlinkRest {
   }
 
   /**
-   * The longest {@code get=} value of one metrics request. Flink's REST server refuses a request line longer than
-   * 4,096 bytes, and a step's metric names are long (its operator's name, up to 80 characters, then the metric's):
-   * a stream whose lag spread over many buckets had more counters than one request could name.
+   * The longest {@code get=} value of one metrics request. Flink's REST server answers "bad request" to a request
+   * line longer than Netty's default of 4,096 bytes, and a step's metric names are long (its operator's name, up to
+   * 80 characters, then the metric's): a stream whose lag spread over many buckets had more counters than one request
+   * could name, and its counters stopped moving.
    */
   static final int MAX_QUERY_CHARS = 3_000;
 
