@@ -107,10 +107,10 @@ public final class FlinkRest {
   }
 
   /**
-   * The longest {@code get=} value of one metrics request. Flink's REST server answers "bad request" to a request
-   * line longer than Netty's default of 4,096 bytes, and a step's metric names are long (its operator's name, up to
-   * 80 characters, then the metric's): a stream whose lag spread over many buckets had more counters than one request
-   * could name, and its counters stopped moving.
+   * The longest {@code get=} value of one metrics request. Flink's REST server does not serve a request line longer
+   * than Netty's default of 4,096 bytes (Flink 1.19 answers 404), and a step's metric names are long (its operator's
+   * name, up to 80 characters, then the metric's): a stream whose lag spread over many buckets had more counters than
+   * one request could name, and its counters stopped moving ({@code FlinkRestIT}).
    */
   static final int MAX_QUERY_CHARS = 3_000;
 
@@ -158,7 +158,8 @@ public final class FlinkRest {
       throw new IOException("no Flink REST endpoint answers at " + address + " (" + e + ")", e);
     }
     if (response.statusCode() != 200) {
-      throw new IOException("Flink at " + address + " answered " + response.statusCode() + " to GET " + path);
+      throw new IOException("Flink at " + address + " answered " + response.statusCode() + " to GET "
+          + (path.length() <= 200 ? path : path.substring(0, 200) + "... (" + path.length() + " characters)"));
     }
     return JSON.readTree(response.body());
   }
