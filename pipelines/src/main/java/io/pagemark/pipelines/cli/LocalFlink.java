@@ -120,6 +120,19 @@ public final class LocalFlink {
     }
   }
 
+  /**
+   * A configuration folder for Flink in this JVM whose REST API (no web UI) listens on {@code rest} ({@code
+   * 127.0.0.1:port}) and fetches the job's metrics every {@code fetchMillis}: how a launcher reads a running job's
+   * counters ({@code FlinkRest}).
+   */
+  public static Path restConfDir(String rest, long fetchMillis) throws IOException {
+    String port = rest.substring(rest.indexOf(':') + 1);
+    return confDir(String.join("\n",
+        "# Flink inside this JVM: its REST API (no web UI) serves the job's counters to the launcher.",
+        "rest.address: 127.0.0.1", "rest.bind-address: 127.0.0.1", "rest.port: " + port, "rest.bind-port: " + port,
+        "metrics.fetcher.update-interval: " + fetchMillis, ""));
+  }
+
   /** A new temporary folder holding {@code config} as Flink's {@code config.yaml}, for {@code --flinkConfDir}. */
   public static Path confDir(String config) throws IOException {
     Path dir = Files.createTempDirectory("pagemark-flink-conf-");

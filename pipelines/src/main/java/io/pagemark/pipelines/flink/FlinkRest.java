@@ -114,6 +114,9 @@ public final class FlinkRest {
    */
   static final int MAX_QUERY_CHARS = 3_000;
 
+  /** The comma between metric ids in a {@code get=} value, URL-encoded. */
+  private static final String COMMA = "%2C";
+
   /**
    * {@code ids} as URL-encoded, comma-separated {@code get=} values of at most {@code maxChars} characters each (one
    * longer id alone in its own), in order; none when {@code ids} is empty.
@@ -123,13 +126,12 @@ public final class FlinkRest {
     StringBuilder q = new StringBuilder();
     for (String id : ids) {
       String encoded = URLEncoder.encode(id, StandardCharsets.UTF_8);
-      String comma = "%2C"; // the comma between ids, encoded as the whole value was before
-      if (q.length() > 0 && q.length() + comma.length() + encoded.length() > maxChars) {
+      if (q.length() > 0 && q.length() + COMMA.length() + encoded.length() > maxChars) {
         queries.add(q.toString());
         q.setLength(0);
       }
       if (q.length() > 0) {
-        q.append(comma);
+        q.append(COMMA);
       }
       q.append(encoded);
     }

@@ -78,7 +78,7 @@ final class StreamRunner {
       return Optional.of(new FlinkJob(Optional.empty(), false, Optional.empty()));
     }
     String rest = "127.0.0.1:" + LocalProcess.freePort();
-    Path conf = localConfDir(rest);
+    Path conf = LocalFlink.restConfDir(rest, 1000); // counters a second old at most
     flink.setFlinkConfDir(conf.toString());
     return Optional.of(new FlinkJob(Optional.of(rest), false, Optional.of(conf)));
   }
@@ -114,14 +114,5 @@ final class StreamRunner {
     Cli.printAtOnce(progress, "pagemark stream: Flink checkpoints every %,d ms to %s; a TaskManager lost restarts"
         + " the job"
         + " from the last one%n", flink.getCheckpointingInterval(), flink.getStateBackendStoragePath());
-  }
-
-  /** A configuration folder for Flink in this JVM: REST on {@code rest}, metrics fetched every second. */
-  private static Path localConfDir(String rest) throws IOException {
-    String port = rest.substring(rest.indexOf(':') + 1);
-    return LocalFlink.confDir(String.join("\n",
-        "# Flink inside pagemark stream: its REST API (no web UI) serves the job's counters to the launcher.",
-        "rest.address: 127.0.0.1", "rest.bind-address: 127.0.0.1", "rest.port: " + port, "rest.bind-port: " + port,
-        "metrics.fetcher.update-interval: 1000", ""));
   }
 }

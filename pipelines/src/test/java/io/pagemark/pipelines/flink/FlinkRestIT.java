@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.is;
 import io.pagemark.pipelines.cli.LocalFlink;
 import io.pagemark.testing.LocalProcess;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
@@ -50,9 +51,7 @@ class FlinkRestIT {
   @Test
   void everyCounterOfAStepWithMoreNamesThanOneRequestHoldsIsRead() throws Exception {
     String rest = "127.0.0.1:" + LocalProcess.freePort();
-    String port = rest.substring(rest.indexOf(':') + 1);
-    Path conf = LocalFlink.confDir(String.join("\n", "rest.address: 127.0.0.1", "rest.bind-address: 127.0.0.1",
-        "rest.port: " + port, "rest.bind-port: " + port, "metrics.fetcher.update-interval: 500", ""));
+    Path conf = LocalFlink.restConfDir(rest, 500);
     FlinkPipelineOptions o = PipelineOptionsFactory.as(FlinkPipelineOptions.class);
     o.setRunner(FlinkRunner.class);
     o.setFlinkMaster("[local]");
@@ -88,6 +87,8 @@ class FlinkRestIT {
       assertThat(counters.values().stream().mapToLong(Long::longValue).sum(), greaterThan(first));
     } finally {
       result.cancel();
+      Files.deleteIfExists(conf.resolve("config.yaml"));
+      Files.deleteIfExists(conf);
     }
   }
 
